@@ -1,0 +1,68 @@
+"""The explorer's backend: records each Dynamo graph, then hands it to the real backend unchanged.
+
+[Note: one backend per option set] Dynamo guards every cache entry with BACKEND_MATCH, and a
+cache entry made with another backend object still counts toward ``recompile_limit``. So the
+explorer keeps ONE ``ExplorerBackend`` per (backend, mode, dynamic) for the life of the process:
+re-running a cell does not pile up entries on functions shared with the user's own compiled code.
+The graph sink is looked up per call from the active capture context of the calling thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable
+
+from ._compat import inductor_backend
+
+__all__ = ["ExplorerBackend", "explorer_backend", "set_graph_sink"]
+
+_local = threading.local()
+
+
+def set_graph_sink(sink: Callable[[Any, list[Any]], None] | None) -> None:
+    """Install (or clear) the callable that records graphs compiled on this thread."""
+    _local.sink = sink
+
+
+class ExplorerBackend:
+    """``backend(gm, example_inputs)``: record, then delegate to the real backend."""
+
+    def __init__(self, name: str, mode: str | None, dynamic: bool | None) -> None:
+        from torch._dynamo.backends.registry import lookup_backend
+
+        self.name = name
+        self.inner = inductor_backend(mode, dynamic) if name == "inductor" else lookup_backend(name)
+
+    def __call__(self, gm: Any, example_inputs: list[Any]) -> Any:
+        sink = getattr(_local, "sink", None)
+        if sink is not None:
+            sink(gm, example_inputs)
+        return self.inner(gm, example_inputs)
+
+    # What Dynamo asks a backend for, forwarded explicitly. A ``__getattr__`` here (even one that
+    # only raises AttributeError) makes torch 2.13's eval-frame callback segfault.
+    def get_compiler_config(self) -> Any:
+        fn = getattr(self.inner, "get_compiler_config", None)
+        return fn() if fn is not None else None
+
+    def reset(self) -> None:
+        fn = getattr(self.inner, "reset", None)
+        if fn is not None:
+            fn()
+
+    def __repr__(self) -> str:
+        return f"ExplorerBackend({self.name!r})"
+
+
+_BACKENDS: dict[tuple[str, str | None, bool | None], ExplorerBackend] = {}
+
+
+def explorer_backend(name: str, mode: str | None, dynamic: bool | None) -> ExplorerBackend:
+    key = (name, mode, dynamic)
+    if key not in _BACKENDS:
+        _BACKENDS[key] = ExplorerBackend(name, mode, dynamic)
+    return _BACKENDS[key]
+
+
+def is_explorer_backend(obj: Any) -> bool:
+    return any(obj is b for b in _BACKENDS.values())

@@ -1,0 +1,61 @@
+"""Bytecode listings as schema ``Instruction`` rows, and decompilation through depyf.
+
+``instruction_rows`` reads ``dis`` (Python 3.11/3.12); ``decompile`` returns ``(source, error)`` and
+never raises: depyf fails on some Dynamo output (e.g. the toy_example's modified code, ``SWAP``), and
+the report then falls back to the ``dis`` listing.
+"""
+
+from __future__ import annotations
+
+import dis
+import types
+
+from .model import Instruction, NameRef
+
+_JUMPS = set(dis.hasjrel) | set(dis.hasjabs)
+_GLOBAL_OPS = {"LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL"}
+
+
+def _ref_for(name: str) -> NameRef | None:
+    if name.startswith("__compiled_fn"):
+        return NameRef(kind="compiled_fn", name=name)
+    if name.startswith("__resume_at_"):
+        return NameRef(kind="resume", name=name)
+    if name.startswith("__import_"):
+        return NameRef(kind="import", name=name)
+    if name.startswith("__builtins_dict__"):
+        return NameRef(kind="builtins_dict", name=name)
+    return None
+
+
+def instruction_rows(code: types.CodeType) -> list[Instruction]:
+    rows = []
+    line = None
+    for ins in dis.get_instructions(code):
+        pos_line = ins.positions.lineno if ins.positions is not None else None
+        if pos_line is not None:
+            line = pos_line
+        elif ins.starts_line is not None and not isinstance(ins.starts_line, bool):
+            line = ins.starts_line
+        ref = _ref_for(ins.argval) if ins.opname in _GLOBAL_OPS and isinstance(ins.argval, str) else None
+        rows.append(
+            Instruction(
+                offset=ins.offset,
+                opname=ins.opname,
+                argrepr=ins.argrepr,
+                line=line,
+                is_jump_target=bool(ins.is_jump_target),
+                jump_target=ins.argval if ins.opcode in _JUMPS and isinstance(ins.argval, int) else None,
+                ref=ref,
+            )
+        )
+    return rows
+
+
+def decompile(code: types.CodeType) -> tuple[str | None, str | None]:
+    try:
+        import depyf
+
+        return depyf.decompile(code), None
+    except Exception as exc:  # depyf raises DecompilationError and others on Dynamo bytecode
+        return None, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:500]

@@ -1,0 +1,335 @@
+"""Turning a notebook cell's source into something Dynamo can run, with notebook semantics.
+
+Holds:
+- ``CellProgram``: the parsed cell, for either scope (``cell`` or ``frames``);
+- ``prepare``: parse, reject what cannot run, pick the scope for ``auto`` (and say why);
+- ``UNBOUND``: the sentinel used for names a compiled cell creates or deletes.
+
+[Note: cell scope] The cell body becomes ``def __dynamo_cell__(): global <every bound name>; <body>``
+compiled with the cell's filename and original line numbers, and built with the user namespace as its
+globals. Every store writes straight into the namespace, so assignments made before an exception persist
+and later cells see them. Three Dynamo traps are handled here (shared/design/dynamo-capture.md §13):
+- resume functions of a frame whose locals hold no tensor are skipped (``has_tensor_in_frame``):
+  the body starts by loading the hidden global ``__dynamo_torch__`` so ``co_names`` names torch;
+- ``LOAD_GLOBAL`` of a name first stored earlier in the same traced frame fails with GB0354: every
+  name the cell binds that does not exist yet is pre-seeded with ``UNBOUND`` (removed afterwards);
+- ``DELETE_GLOBAL`` has no Dynamo handler: top-level ``del name`` becomes ``name = UNBOUND`` and such
+  names are deleted from the namespace when the run ends.
+
+[Note: frames scope] The cell runs as plain module code in the namespace; every Python frame it
+calls is compiled by Dynamo (the original ``torchdynamo.optimize(...)`` context manager).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import os
+import sys
+import sysconfig
+import types
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import UsageError
+
+OUT_NAME = "__dynamo_cell_out__"
+ANCHOR_NAME = "__dynamo_torch__"
+UNBOUND_NAME = "__dynamo_unbound__"
+CELL_FN_NAME = "__dynamo_cell__"
+
+__all__ = ["CellProgram", "UNBOUND", "prepare"]
+
+
+class _Unbound:
+    """Value of a name the compiled cell will create, or has deleted (see [Note: cell scope])."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<unbound>"
+
+
+UNBOUND = _Unbound()
+
+
+@dataclass
+class CellProgram:
+    """A cell ready to run: ``scope`` decides which of ``function`` / ``module_code`` is used."""
+
+    source: str
+    filename: str
+    scope: str
+    scope_reason: str
+    bound_names: list[str] = field(default_factory=list)
+    module_code: types.CodeType | None = None
+    function_code: types.CodeType | None = None
+    has_last_expr: bool = False
+
+
+def prepare(source: str, filename: str, namespace: dict[str, Any], scope: str) -> CellProgram:
+    """Parse ``source`` and build the code for ``scope`` ('auto', 'cell' or 'frames').
+
+    Raises ``SyntaxError`` for invalid Python and ``UsageError`` for constructs that cannot run in
+    the chosen scope, before anything runs.
+    """
+    tree = ast.parse(source, filename=filename, mode="exec")
+    _reject_everywhere(tree.body, filename)
+    if scope == "auto":
+        scope, reason = _auto_scope(tree.body, namespace)
+    else:
+        reason = f"scope '{scope}' was requested"
+    prog = CellProgram(source=source, filename=filename, scope=scope, scope_reason=reason)
+    body = list(tree.body)
+    if body and isinstance(body[-1], ast.Expr):
+        last = body[-1]
+        body[-1] = ast.copy_location(ast.Assign(targets=[ast.Name(OUT_NAME, ast.Store())], value=last.value), last)
+        prog.has_last_expr = True
+    if scope == "frames":
+        mod = ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))
+        prog.module_code = compile(mod, filename, "exec", dont_inherit=True)
+        return prog
+    _reject_in_cell_scope(body, filename)
+    body = [s for s in body if not isinstance(s, ast.Global)]  # no-ops at module level; ours covers them
+    body = _DelRewriter().visit(ast.Module(body=body, type_ignores=[])).body
+    names = _bound_names(body)
+    if prog.has_last_expr and OUT_NAME not in names:
+        names.append(OUT_NAME)
+    prog.bound_names = names
+    prog.function_code = _function_code(body, names, filename)
+    return prog
+
+
+# --- rejection -------------------------------------------------------------------------------------
+
+
+def _reject_everywhere(stmts: list[ast.stmt], filename: str) -> None:
+    """Constructs that cannot run at a cell's top level in either scope."""
+
+    class Visitor(ast.NodeVisitor):
+        def visit_FunctionDef(self, node: ast.AST) -> None:  # nested scopes may use all of these
+            for dec in getattr(node, "decorator_list", []):
+                self.visit(dec)
+
+        visit_AsyncFunctionDef = visit_FunctionDef
+        visit_Lambda = visit_FunctionDef
+
+        def visit_ClassDef(self, node: ast.ClassDef) -> None:
+            for dec in node.decorator_list:
+                self.visit(dec)
+
+        def _fail(self, node: ast.AST, what: str, fix: str) -> None:
+            line = getattr(node, "lineno", None)
+            raise UsageError(f"{what} at line {line} cannot run in a %%dynamo cell: {fix}", line=line, filename=filename)
+
+        def visit_Return(self, node: ast.Return) -> None:
+            self._fail(node, "top-level `return`", "remove it, or move the code into a function and call it")
+
+        def visit_Yield(self, node: ast.AST) -> None:
+            self._fail(node, "top-level `yield`", "move the generator into a function and call it")
+
+        visit_YieldFrom = visit_Yield
+
+        def visit_Await(self, node: ast.AST) -> None:
+            self._fail(node, "top-level `await`", "run it with asyncio.run(...) inside a function, or in a plain cell")
+
+        visit_AsyncFor = visit_Await
+        visit_AsyncWith = visit_Await
+
+        def visit_Nonlocal(self, node: ast.AST) -> None:
+            self._fail(node, "`nonlocal`", "use `global` at the top level of a cell")
+
+    v = Visitor()
+    for s in stmts:
+        v.visit(s)
+
+
+def _reject_in_cell_scope(stmts: list[ast.stmt], filename: str) -> None:
+    for node in _toplevel_nodes(stmts):
+        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            raise UsageError(
+                f"`from {node.module} import *` at line {node.lineno} cannot run inside a compiled cell: "
+                "import names explicitly, move it to a plain cell, or use --scope frames",
+                line=node.lineno,
+                filename=filename,
+            )
+
+
+def _toplevel_nodes(stmts: list[ast.stmt]):
+    """Every node of the cell's own scope (not inside nested defs, classes or lambdas)."""
+    stack: list[ast.AST] = list(reversed(stmts))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+# --- scope 'auto' --------------------------------------------------------------------------------
+
+
+def _auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any]) -> tuple[str, str]:
+    """``frames`` when the top level calls a Python function or module the user defined, else ``cell``."""
+    defined_here = {s.name for s in _toplevel_nodes(stmts) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    for node in _toplevel_nodes(stmts):
+        if not isinstance(node, ast.Call):
+            continue
+        dotted = _dotted_name(node.func)
+        if dotted is None:
+            continue
+        head = dotted.split(".")[0]
+        if head in defined_here and "." not in dotted:
+            return "frames", f"the cell calls {dotted}(), defined in this cell (line {node.lineno}), so each function frame is compiled on its own"
+        obj = _resolve_static(dotted, namespace)
+        if obj is not _MISSING and _is_user_code(obj):
+            return "frames", f"the cell calls {dotted}() (line {node.lineno}), which you defined, so each function frame is compiled on its own"
+    return "cell", "the cell's top level calls no Python function or module you defined, so it is compiled as one frame"
+
+
+_MISSING = object()
+
+
+def _dotted_name(node: ast.AST) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _resolve_static(dotted: str, namespace: dict[str, Any]) -> Any:
+    """Resolve ``a.b.c`` without running user code (no properties, no ``__getattr__``)."""
+    head, *rest = dotted.split(".")
+    obj = namespace.get(head, getattr(builtins, head, _MISSING))
+    for attr in rest:
+        if obj is _MISSING:
+            return _MISSING
+        try:
+            obj = inspect.getattr_static(obj, attr)
+        except AttributeError:
+            return _MISSING
+        if isinstance(obj, (staticmethod, classmethod)):
+            obj = obj.__func__
+    return obj
+
+
+_LIBRARY_DIRS = tuple(
+    os.path.realpath(p) + os.sep
+    for p in {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], sys.prefix, sys.base_prefix}
+)
+
+
+def _is_user_file(filename: str | None) -> bool:
+    if not filename:
+        return False
+    if filename.startswith("<"):
+        return True  # exec'd / IPython cell code
+    return not os.path.realpath(filename).startswith(_LIBRARY_DIRS)
+
+
+def _is_user_code(obj: Any) -> bool:
+    """A Python function, class or callable object whose code lives outside the installed libraries."""
+    target = obj
+    if isinstance(target, (types.MethodType,)):
+        target = target.__func__
+    if isinstance(target, types.FunctionType):
+        return _is_user_file(target.__code__.co_filename)
+    cls = target if isinstance(target, type) else type(target)
+    if cls.__module__ in ("builtins",):
+        return False
+    for klass in cls.__mro__:
+        if klass.__module__ == "__main__":
+            return True
+        for meth in ("__init__", "__call__", "forward"):
+            fn = klass.__dict__.get(meth)
+            if isinstance(fn, types.FunctionType) and _is_user_file(fn.__code__.co_filename):
+                return True
+    return False
+
+
+# --- cell scope: the generated function -------------------------------------------------------------
+
+
+class _DelRewriter(ast.NodeTransformer):
+    """``del name`` -> ``name = __dynamo_unbound__`` in the cell's own scope ([Note: cell scope])."""
+
+    def visit_FunctionDef(self, node: ast.AST) -> ast.AST:
+        return node
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = visit_FunctionDef
+
+    def visit_Delete(self, node: ast.Delete) -> ast.AST | list[ast.AST]:
+        names = [t for t in node.targets if isinstance(t, ast.Name)]
+        others = [t for t in node.targets if not isinstance(t, ast.Name)]
+        out: list[ast.AST] = []
+        if others:
+            out.append(ast.copy_location(ast.Delete(targets=others), node))
+        for t in names:
+            assign = ast.Assign(targets=[ast.Name(t.id, ast.Store())], value=ast.Name(UNBOUND_NAME, ast.Load()))
+            out.append(ast.copy_location(assign, node))
+        return out
+
+
+def _bound_names(stmts: list[ast.stmt]) -> list[str]:
+    """Every name the cell's own scope binds (these become globals of the cell function)."""
+    names: list[str] = []
+
+    def add(n: str) -> None:
+        if n not in names:
+            names.append(n)
+
+    for node in _toplevel_nodes(stmts):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            add(node.id)
+        elif isinstance(node, ast.alias):
+            add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            add(node.rest)
+        elif isinstance(node, ast.Global):
+            for n in node.names:
+                add(n)
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            for sub in ast.walk(node):  # only walrus targets leak out of comprehensions
+                if isinstance(sub, ast.NamedExpr) and isinstance(sub.target, ast.Name):
+                    add(sub.target.id)
+    return names
+
+
+def _function_code(body: list[ast.stmt], names: list[str], filename: str) -> types.CodeType:
+    first = body[0].lineno if body else 1
+    loc = {"lineno": first, "col_offset": 0, "end_lineno": first, "end_col_offset": 0}
+    prologue: list[ast.stmt] = [ast.Expr(value=ast.Name(ANCHOR_NAME, ast.Load(), **loc), **loc)]
+    if names:
+        prologue.append(ast.Global(names=names, **loc))
+    fn_body = prologue + (body or [ast.Pass(**loc)])
+    end = max((getattr(s, "end_lineno", None) or first) for s in fn_body)
+    kwargs: dict[str, Any] = {}
+    if sys.version_info >= (3, 12):
+        kwargs["type_params"] = []
+    fdef = ast.FunctionDef(
+        name=CELL_FN_NAME,
+        args=ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+        body=fn_body,
+        decorator_list=[],
+        returns=None,
+        type_comment=None,
+        lineno=first,
+        col_offset=0,
+        end_lineno=end,
+        end_col_offset=0,
+        **kwargs,
+    )
+    mod = ast.fix_missing_locations(ast.Module(body=[fdef], type_ignores=[]))
+    code = compile(mod, filename, "exec", dont_inherit=True)
+    return next(c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == CELL_FN_NAME)

@@ -1,0 +1,90 @@
+"""``dynamo-explorer``: run a script's top-level code as one cell and write its compile report.
+
+    dynamo-explorer run SCRIPT.py [--backend B] [--scope auto|frames|cell] [--fullgraph]
+                                  [--dynamic true|false] [--mode M] [--recompile-limit N] --json OUT.json
+
+Exit status: 0 success; 1 the script raised (the report is still written, with ``error`` filled in);
+2 bad usage or a syntax error (one line naming the file and line, no Python traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import traceback
+from typing import Sequence
+
+__all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2 (argparse's own contract)
+        self.exit(2, f"dynamo-explorer: error: {message} (see dynamo-explorer run --help)\n")
+
+
+def _bool(text: str) -> bool:
+    value = text.strip().lower()
+    if value in ("true", "1", "yes"):
+        return True
+    if value in ("false", "0", "no"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="dynamo-explorer", description="Explore what TorchDynamo does to a Python script.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    run = sub.add_parser("run", help="run SCRIPT.py under TorchDynamo and write its compile report as JSON")
+    run.add_argument("script", help="the Python script; its top-level code runs as one cell")
+    run.add_argument("--json", required=True, metavar="OUT.json", help="where to write the report")
+    run.add_argument("--backend", default="inductor", help="torch.compile backend (default: inductor)")
+    run.add_argument("--mode", default=None, help="inductor mode, e.g. reduce-overhead")
+    run.add_argument("--scope", default="auto", choices=["auto", "frames", "cell"], help="what Dynamo compiles (default: auto)")
+    run.add_argument("--fullgraph", action="store_true", help="fail on the first graph break, as torch.compile(fullgraph=True)")
+    run.add_argument("--dynamic", type=_bool, default=None, metavar="true|false", help="as torch.compile(dynamic=...)")
+    run.add_argument("--recompile-limit", type=int, default=None, metavar="N", help="torch._dynamo.config.recompile_limit")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from .errors import UsageError
+    from .options import RunOptions
+
+    try:
+        with open(args.script, encoding="utf-8") as fh:
+            source = fh.read()
+    except OSError as exc:
+        print(f"dynamo-explorer: error: cannot read {args.script}: {exc.strerror}", file=sys.stderr)
+        return 2
+    options = RunOptions(backend=args.backend, mode=args.mode, dynamic=args.dynamic, fullgraph=args.fullgraph,
+                         scope=args.scope, recompile_limit=args.recompile_limit)
+    from .runner import run_cell
+    from .summary import one_line
+
+    filename = os.path.abspath(args.script)
+    namespace = {"__name__": "__main__", "__file__": filename}
+    sys.path.insert(0, os.path.dirname(filename))
+    try:
+        run = run_cell(source, namespace, options, filename=filename)
+    except SyntaxError as exc:
+        print(f"dynamo-explorer: error: {args.script}:{exc.lineno}: syntax error: {exc.msg}", file=sys.stderr)
+        return 2
+    except UsageError as exc:
+        print(f"dynamo-explorer: error: {args.script}: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        sys.path.remove(os.path.dirname(filename))
+    with open(args.json, "w", encoding="utf-8") as fh:
+        json.dump(run.report, fh, indent=1)
+    print(one_line(run.report))
+    if run.exception is not None:
+        traceback.print_exception(run.exception)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""Collector for the FX graphs Dynamo hands to the backend (kind ``dynamo``).
+
+``node_rows`` snapshots a ``GraphModule`` into schema ``Node`` rows at backend time (inductor mutates
+the graph later); ``finalize`` turns each snapshot into a ``Graph`` with readable code (the
+``dynamo_output_graph`` payload torch already prints) and DOT text (see ``compiler/dot.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Any
+
+from ..dot import graph_dot
+from ..model import CompileReport, Graph, Node
+
+_FILE_LINE = re.compile(r'File "([^"]+)", line (\d+)')
+_OPS = {"placeholder", "get_attr", "call_function", "call_method", "call_module", "output"}
+
+
+def _fmt(arg: Any) -> str:
+    import torch.fx
+
+    if isinstance(arg, torch.fx.Node):
+        return arg.name
+    if isinstance(arg, tuple):
+        inner = ", ".join(_fmt(a) for a in arg)
+        return f"({inner},)" if len(arg) == 1 else f"({inner})"
+    if isinstance(arg, list):
+        return "[" + ", ".join(_fmt(a) for a in arg) + "]"
+    if isinstance(arg, dict):
+        return "{" + ", ".join(f"{k!r}: {_fmt(v)}" for k, v in arg.items()) + "}"
+    return repr(arg)
+
+
+def _target(node: Any) -> str:
+    from torch.fx.node import _get_qualified_name
+
+    if node.op == "call_function" and callable(node.target):
+        try:
+            return _get_qualified_name(node.target)
+        except Exception:  # some builtins have no qualified name
+            return getattr(node.target, "__name__", str(node.target))
+    return str(node.target)
+
+
+def _shape_dtype(value: Any) -> tuple[list[int | str] | None, str | None]:
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        shape = [int(s) if isinstance(s, int) else str(s) for s in value.shape]
+        return shape, str(value.dtype).replace("torch.", "")
+    if isinstance(value, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+        return None, type(value).__name__
+    return None, None
+
+
+def node_rows(gm: Any) -> list[Node]:
+    rows = []
+    for n in gm.graph.nodes:
+        shape, dtype = _shape_dtype(n.meta.get("example_value", n.meta.get("val")))
+        filename = line = None
+        trace = n.meta.get("stack_trace") or ""
+        found = _FILE_LINE.findall(trace)
+        if found:
+            filename, line = found[-1][0], int(found[-1][1])
+        stack = n.meta.get("nn_module_stack") or {}
+        rows.append(
+            Node(
+                name=n.name,
+                op=n.op if n.op in _OPS else "call_function",
+                target=_target(n),
+                args=_fmt(tuple(n.args)),
+                kwargs=_fmt(dict(n.kwargs)),
+                users=[u.name for u in n.users],
+                shape=shape,
+                dtype=dtype,
+                line=line,
+                filename=filename,
+                nn_module_stack=[str(v[0]) for v in stack.values() if isinstance(v, tuple) and v],
+            )
+        )
+    return rows
+
+
+def graph_device(example_inputs: list[Any]) -> str:
+    import torch
+
+    for t in example_inputs:
+        if isinstance(t, torch.Tensor):
+            return t.device.type
+    return "cpu"
+
+
+class FxGraphsCollector:
+    name = "fx_graphs"
+
+    def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
+        return contextlib.nullcontext()  # graphs arrive through the explorer backend (backend.py)
+
+    def finalize(self, ctx: Any, report: CompileReport) -> None:
+        readable: dict[str, list[str]] = {}
+        for ev in ctx.stream.named("dynamo_output_graph"):
+            readable.setdefault(ev.compile_id, []).append(ev.payload or "")
+        devices = {rec.device for rec in ctx.graph_records}
+        report.device = "cuda" if "cuda" in devices else (sorted(devices)[0] if devices else "cpu")
+        seen: dict[str, int] = {}
+        for rec in ctx.graph_records:
+            i = seen.get(rec.compile_id, 0)
+            seen[rec.compile_id] = i + 1
+            texts = readable.get(rec.compile_id, [])
+            code = texts[i] if i < len(texts) else ""
+            gid = len(report.graphs)
+            report.graphs.append(
+                Graph(id=gid, compile_id=rec.compile_id, kind="dynamo", name=None, nodes=rec.nodes, code=code, dot=graph_dot(rec.nodes))
+            )
+            frame = report.frame(rec.compile_id)
+            if frame is not None:
+                frame.graph_ids.append(gid)

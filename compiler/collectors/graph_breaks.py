@@ -1,0 +1,94 @@
+"""Collector for graph breaks, from the structured ``dynamo_graph_break_reason`` artifact.
+
+That artifact is the one source that sees every break, including those inside inlined callees and
+those where no graph was compiled. Its text layout (same format strings in 2.11 and 2.13):
+``Graph break in user code at FILE:LINE`` / ``Graph Break Reason: ...<gb_type>`` / ``Explanation:`` /
+``Hint:`` ... / ``Developer debug context:`` / ``...gb/gbNNNN.html`` / ``User code traceback:`` frames.
+The gb id comes from the documentation URL; the registry fills what the text lacks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Any
+
+from .. import _compat
+from ..model import CompileReport, GraphBreak, StackFrame
+
+_AT = re.compile(r"Graph break in user code at (?P<file>.+):(?P<line>\d+)\s*$", re.M)
+_URL = re.compile(r"(https?://\S+?/gb/(gb\d+)\.html)")
+_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>\S+)\s*$')
+
+
+def parse_break(payload: str) -> GraphBreak:
+    head, _, rest = payload.partition("User code traceback:")
+    user_tb = rest.split("Traceback (most recent call last):")[0]
+    at = _AT.search(head)
+    reason_block = head.split("Graph Break Reason:", 1)[1] if "Graph Break Reason:" in head else head
+    lines = reason_block.splitlines()
+    explanation, hints, context = None, [], None
+    body: list[str] = []
+    for ln in lines:
+        s = ln.strip()
+        if s.startswith("Explanation:"):
+            explanation = s[len("Explanation:"):].strip()
+        elif s.startswith("Hint:"):
+            hints.append(s[len("Hint:"):].strip())
+        elif s.startswith("Developer debug context:"):
+            context = s[len("Developer debug context:"):].strip()
+        elif s.startswith("For more details") or not s:
+            continue
+        elif explanation is None and not hints:
+            body.append(s)
+    url = _URL.search(head)
+    gb_id = url.group(2).upper() if url else None
+    reg = _compat.gb_registry().get(gb_id or "", {})
+    gb_type = body[-1] if body else (reg.get("Gb_type") or "graph break")
+    if reg.get("Gb_type") and reg["Gb_type"] in " ".join(body):
+        gb_type = reg["Gb_type"]
+    stack: list[StackFrame] = []
+    tb_lines = user_tb.splitlines()
+    for i, ln in enumerate(tb_lines):
+        m = _FRAME.match(ln)
+        if m:
+            code = tb_lines[i + 1].strip() if i + 1 < len(tb_lines) and not _FRAME.match(tb_lines[i + 1]) else None
+            stack.append(StackFrame(filename=m.group("file"), line=int(m.group("line")), name=m.group("name"), code=code or None))
+    return GraphBreak(
+        gb_id=gb_id,
+        gb_type=gb_type,
+        reason="\n".join(body).strip() or gb_type,
+        explanation=explanation or reg.get("Explanation"),
+        hints=hints or list(reg.get("Hints") or []),
+        doc_url=url.group(1) if url else None,
+        context=context,
+        filename=at.group("file").strip() if at else None,
+        line=int(at.group("line")) if at else None,
+        user_stack=stack,
+    )
+
+
+def _from_compiled_frame(stack: list[StackFrame], filename: str, name: str) -> list[StackFrame]:
+    """Drop the callers above the compiled frame (the notebook machinery, the explorer itself)."""
+    original = name.split(_compat.TORCH_DYNAMO_RESUME_IN_PREFIX + "_", 1)[-1].rsplit("_at_", 1)[0]
+    for i, fs in enumerate(stack):
+        if fs.filename == filename and fs.name in (name, original):
+            return stack[i:]
+    return stack
+
+
+class GraphBreaksCollector:
+    name = "graph_breaks"
+
+    def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
+        return contextlib.nullcontext()
+
+    def finalize(self, ctx: Any, report: CompileReport) -> None:
+        for ev in ctx.stream.named("artifact:dynamo_graph_break_reason"):
+            frame = report.frame(ev.compile_id) if ev.compile_id else None
+            if frame is None or not ev.payload:
+                continue
+            gb = parse_break(ev.payload)
+            gb.user_stack = _from_compiled_frame(gb.user_stack, frame.code.filename, frame.code.name)
+            if all((g.line, g.gb_type, g.filename) != (gb.line, gb.gb_type, gb.filename) for g in frame.graph_breaks):
+                frame.graph_breaks.append(gb)

@@ -1,0 +1,107 @@
+"""Collector for guards: the exported ``GuardsSet`` per compile id, plus the guard-manager tree.
+
+Rows come from ``guard_export_fn`` (GuardBuilder names: TENSOR_MATCH, ID_MATCH, TYPE_MATCH,
+EQUALS_MATCH, SEQUENCE_LENGTH, SHAPE_ENV, ...). The ``dynamo_cpp_guards_str`` tree (exactly what
+``TORCH_LOGS=guards`` prints) adds the checks the export leaves out (``check_tensor(...)``) and the
+user line each guard came from; a frame with no export (empty graph) gets its rows from the tree.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Any
+
+from ..model import CompileReport, Guard
+
+_MANAGER = re.compile(r"^[| ]*\+- (?:GuardManager|DictGuardManager|DictSubclassGuardManager|RootGuardManager)(?:: source=(?P<source>.+?), accessed_by=)?")
+_LEAF = re.compile(r"^(?P<indent>[| ]*)\+- (?P<kind>[A-Z][A-Z0-9_]+): (?P<code>.*)$")
+_USER_LINE = re.compile(r"#\s.*?(?P<file>[^\s#]+):(?P<line>\d+) in [\w<>.]+(?:\s|$)")
+
+
+def export_rows(guards: Any) -> list[Guard]:
+    rows = []
+    for g in guards:
+        kinds = list(getattr(g, "guard_types", None) or [])
+        try:
+            builder = g.inner_create_fn().__name__
+        except Exception:  # create_fn is a partial or a lambda in some versions
+            builder = getattr(g.create_fn, "__name__", "GUARD")
+        rows.append(
+            Guard(
+                type=kinds[-1] if kinds else builder,
+                source=g.name or "",
+                code=[str(c) for c in (getattr(g, "code_list", None) or [])],
+                line=None,
+                origin=getattr(g.source, "name", str(g.source)),
+            )
+        )
+    return rows
+
+
+def parse_tree(text: str, filename: str) -> list[tuple[str, str, str, int | None]]:
+    """``(source, leaf kind, code, user line)`` for every leaf guard of a guard-tree dump.
+
+    The user line is kept only when the comment points into ``filename`` (the frame's own file;
+    the tree shortens paths, so the comment's path is a suffix of it).
+    """
+    out = []
+    stack: list[tuple[int, str]] = []  # (depth, source)
+    for raw in text.splitlines():
+        depth = raw.find("+-")
+        if depth < 0:
+            continue
+        m = _MANAGER.match(raw)
+        if m:
+            while stack and stack[-1][0] >= depth:
+                stack.pop()
+            stack.append((depth, m.group("source") or ""))
+            continue
+        leaf = _LEAF.match(raw)
+        if leaf:
+            while stack and stack[-1][0] >= depth:
+                stack.pop()
+            code = leaf.group("code")
+            lm = _USER_LINE.search(code)
+            check = code.split("  # ")[0].strip()
+            line = int(lm.group("line")) if lm and filename.endswith(lm.group("file")) else None
+            out.append((stack[-1][1] if stack else "", leaf.group("kind"), check, line))
+    return out
+
+
+def _origin(source: str) -> str:
+    if source.startswith("L["):
+        return "LOCAL"
+    if source.startswith("G[") or source == "G":
+        return "GLOBAL"
+    return "GLOBAL_STATE" if not source else "OTHER"
+
+
+class GuardsCollector:
+    name = "guards"
+
+    def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
+        return contextlib.nullcontext()  # guard_export_fn is passed to torch._dynamo.optimize (runner.py)
+
+    def finalize(self, ctx: Any, report: CompileReport) -> None:
+        trees = {ev.compile_id: ev.payload or "" for ev in ctx.stream.named("dynamo_cpp_guards_str")}
+        for frame in report.frames:
+            tree = trees.get(frame.compile_id)
+            leaves = parse_tree(tree, frame.code.filename) if tree else []
+            frame.guard_tree = tree.strip() if tree else None
+            rows = ctx.guard_exports.get(frame.compile_id)
+            if rows is None:
+                rows = [Guard(type=k, source=s, code=[c], line=ln, origin=_origin(s)) for s, k, c, ln in leaves]
+            else:
+                by_source: dict[str, list[tuple[str, str, int | None]]] = {}
+                for s, k, c, ln in leaves:
+                    by_source.setdefault(s, []).append((k, c, ln))
+                for g in rows:
+                    found = by_source.get(g.source, [])
+                    g.line = next((ln for _, _, ln in found if ln is not None), None)
+                    same_kind = [c for k, c, _ in found if k == g.type]
+                    if not g.code and same_kind:
+                        g.code = same_kind
+                    elif g.type == "TENSOR_MATCH" and same_kind:
+                        g.code = same_kind + [c for c in g.code if c not in same_kind]
+            frame.guards = rows

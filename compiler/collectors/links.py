@@ -1,0 +1,81 @@
+"""Last collector: links the artifacts together and decides each frame's status.
+
+- ``__compiled_fn_*`` in a frame's modified bytecode -> that frame's dynamo graph (one graph per
+  frame compile; several are matched in order);
+- ``__resume_at_<offset>_<n>`` -> the frame its resume function was compiled as, and that frame's
+  ``parent_compile_id``;
+- status: error > skipped > graph_break > recompile > empty > ok (see the schema's FrameStatus).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Any
+
+from .. import _compat
+from ..model import CompileReport, Frame
+
+_RESUME = re.compile(r"^__resume_at_(\d+)_\d+$")
+_SKIP_FAILS = ("recompile limit", "recompile_limit", "skip", "disable")
+
+
+def _status(frame: Frame, report: CompileReport) -> str:
+    reason = (frame.fail_reason or "").lower()
+    if frame.fail_type and not any(s in reason for s in _SKIP_FAILS):
+        return "error"
+    if frame.fail_type:
+        return "skipped"
+    if frame.graph_breaks:
+        return "graph_break"
+    if frame.recompile_reasons or int(frame.compile_id.rsplit("/", 1)[1]) > 0:
+        return "recompile"
+    if not any(report.graphs[g].kind == "dynamo" for g in frame.graph_ids):
+        return "empty"
+    return "ok"
+
+
+class LinksCollector:
+    name = "links"
+
+    def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
+        return contextlib.nullcontext()
+
+    def finalize(self, ctx: Any, report: CompileReport) -> None:
+        orig_by_cid = {r.compile_id: r.orig for r in ctx.code_records}
+        cid_by_code: dict[int, list[str]] = {}
+        for r in ctx.code_records:
+            cid_by_code.setdefault(id(r.orig), []).append(r.compile_id)
+        for frame in report.frames:
+            dynamo_graphs = [g for g in frame.graph_ids if report.graphs[g].kind == "dynamo"]
+            fn_names: list[str] = []
+            for ins in frame.modified_bytecode:
+                ref = ins.ref
+                if ref is None:
+                    continue
+                if ref.kind == "compiled_fn":
+                    if ref.name not in fn_names:
+                        fn_names.append(ref.name)
+                    idx = fn_names.index(ref.name)
+                    if idx < len(dynamo_graphs):
+                        ref.graph_id = dynamo_graphs[idx]
+                        report.graphs[ref.graph_id].name = ref.name
+                elif ref.kind == "resume" and frame.compile_id in orig_by_cid:
+                    m = _RESUME.match(ref.name)
+                    code = _compat.resume_code_for(orig_by_cid[frame.compile_id], int(m.group(1))) if m else None
+                    targets = cid_by_code.get(id(code), []) if code is not None else []
+                    if targets:
+                        ref.compile_id = targets[0]
+                        for t in targets:
+                            child = report.frame(t)
+                            if child is not None and child.parent_compile_id is None:
+                                child.parent_compile_id = frame.compile_id
+        for frame in report.frames:
+            frame.status = _status(frame, report)
+            if frame.status == "error":
+                report.diagnose("compile_failed", f"[{frame.compile_id}] {frame.code.name}: {frame.fail_type}: "
+                                f"{(frame.fail_reason or '').strip().splitlines()[0] if frame.fail_reason else ''} — Dynamo ran this frame eagerly",
+                                frame.compile_id)
+        for code in ctx.shared_codes:
+            report.diagnose("shared_cache", f"{code.co_name} ({code.co_filename}:{code.co_firstlineno}) also holds cache entries of your own "
+                            "torch.compile; the explorer's entries were kept next to them and count toward recompile_limit")

@@ -1,0 +1,168 @@
+"""In-process capture streams shared by the collectors.
+
+Holds:
+- ``TraceEvent`` and ``StructuredStream``: a ``logging.Handler`` on torch's structured-trace logger
+  (``torch.__trace``, the stream tlparse reads) keeping only this run's, this thread's records;
+- ``TorchLogDiverter``: a filter on torch's own stderr handlers that moves Dynamo's warnings and
+  errors into the report instead of the user's stderr (the user's own logging is untouched);
+- ``TorchWarningDiverter``: the same for ``warnings.warn`` raised from inside torch.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import warnings
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import torch
+
+from ._compat import trace_log
+
+_RESERVED = {
+    "rank", "compiled_autograd_id", "frame_id", "frame_compile_id", "attempt", "severity",
+    "timestamp", "pathname", "thread", "subgraph_name", "has_payload", "stack",
+}  # keys trace_structured adds beside the event's own; keep in sync with torch/_logging/_internal.py
+
+_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
+
+__all__ = ["StructuredStream", "TorchLogDiverter", "TorchWarningDiverter", "TraceEvent"]
+
+
+@dataclass(slots=True)
+class TraceEvent:
+    """One ``trace_structured`` record: ``name`` is the event (``artifact:<name>`` for artifacts)."""
+
+    name: str
+    compile_id: str | None
+    attempt: int
+    meta: Any
+    payload: str | None
+    stack: list[dict[str, Any]] | None
+
+
+class StructuredStream(logging.Handler):
+    """Collects structured-trace records of the current thread while installed.
+
+    Adding any handler to ``torch.__trace`` is what turns emission on (no env var, no file).
+    ``on_event`` is called for each kept event (used for live progress).
+    """
+
+    def __init__(self, on_event: Callable[[TraceEvent], None] | None = None) -> None:
+        super().__init__(level=logging.DEBUG)
+        self.events: list[TraceEvent] = []
+        self._thread = threading.get_ident()
+        self._on_event = on_event
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread != self._thread:
+            return
+        md = getattr(record, "metadata", None) or {}
+        kind = next((k for k in md if k not in _RESERVED), None)
+        if kind is None or kind == "str":
+            return
+        meta = md.get(kind)
+        name = f"artifact:{meta.get('name')}" if kind == "artifact" and isinstance(meta, dict) else kind
+        fid, fcid = md.get("frame_id"), md.get("frame_compile_id")
+        cid = f"{fid}/{fcid}" if fid is not None and fcid is not None else None
+        if cid is not None and md.get("compiled_autograd_id") is not None:
+            cid = f"!{md['compiled_autograd_id']}/{cid}"
+        payload = getattr(record, "payload", None)
+        ev = TraceEvent(name, cid, int(md.get("attempt") or 0), meta, payload if isinstance(payload, str) else None, md.get("stack"))
+        self.events.append(ev)
+        if self._on_event is not None:
+            self._on_event(ev)
+
+    def __enter__(self) -> StructuredStream:
+        trace_log.addHandler(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        trace_log.removeHandler(self)
+
+    def named(self, *names: str) -> list[TraceEvent]:
+        return [e for e in self.events if e.name in names]
+
+
+@dataclass(slots=True)
+class CapturedLog:
+    level: str
+    logger: str
+    message: str
+    compile_id: str | None
+
+
+class _DivertFilter(logging.Filter):
+    def __init__(self, sink: list[CapturedLog], seen: set[int], thread: int) -> None:
+        super().__init__()
+        self.sink, self.seen, self.thread = sink, seen, thread
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.thread != self.thread:
+            return True
+        if id(record) not in self.seen:
+            self.seen.add(id(record))
+            try:
+                msg = record.getMessage()
+            except Exception:  # a malformed log call must not break the user's run
+                msg = str(record.msg)
+            from ._compat import current_trace_id
+
+            cid, _ = current_trace_id()
+            self.sink.append(CapturedLog(record.levelname, record.name, msg, cid))
+        return False
+
+
+class TorchLogDiverter:
+    """While installed, records that torch's own handlers would print go to ``self.records``."""
+
+    def __init__(self) -> None:
+        self.records: list[CapturedLog] = []
+        self._installed: list[tuple[logging.Handler, logging.Filter]] = []
+
+    def __enter__(self) -> TorchLogDiverter:
+        from torch._logging._internal import _is_torch_handler
+
+        filt = _DivertFilter(self.records, set(), threading.get_ident())
+        for name, logger in list(logging.root.manager.loggerDict.items()):
+            if not isinstance(logger, logging.Logger) or not name.startswith("torch") or name == trace_log.name:
+                continue
+            for h in logger.handlers:
+                if _is_torch_handler(h) and all(h is not x for x, _ in self._installed):
+                    h.addFilter(filt)
+                    self._installed.append((h, filt))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for h, f in self._installed:
+            h.removeFilter(f)
+        self._installed.clear()
+
+
+class TorchWarningDiverter:
+    """``warnings.warn`` from torch's own files goes to ``records``; every other warning is shown as usual."""
+
+    def __init__(self, records: list[CapturedLog]) -> None:
+        self.records = records
+        self._cm: warnings.catch_warnings | None = None
+
+    def __enter__(self) -> TorchWarningDiverter:
+        self._cm = warnings.catch_warnings()
+        self._cm.__enter__()
+        original = warnings.showwarning
+
+        def showwarning(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001
+            if str(filename).startswith(_TORCH_DIR):
+                self.records.append(CapturedLog("WARNING", f"warnings.{category.__name__}", str(message), None))
+            else:
+                original(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = showwarning
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._cm is not None:
+            self._cm.__exit__(*exc)
+            self._cm = None

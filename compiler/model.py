@@ -1,0 +1,228 @@
+"""The Python model of the compile report: one slotted dataclass per schema definition.
+
+Field names and order follow ``schema/compile_report.v1.schema.json`` (the contract); ``to_json()``
+gives the JSON-ready dict that is validated against it. Conversion from torch objects lives in the
+collectors, not here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from .schema import SCHEMA_VERSION
+
+__all__ = [
+    "CodeInfo", "CompileReport", "Diagnostic", "ErrorInfo", "Frame", "Graph", "GraphBreak", "Guard",
+    "Instruction", "Kernel", "LogRecord", "NameRef", "Node", "OutputCode", "Phase", "RecompileReason",
+    "ShapeGuard", "StackFrame", "Symbol",
+]
+
+_kw = {"slots": True, "kw_only": True}
+
+
+@dataclass(**_kw)
+class CodeInfo:
+    name: str
+    filename: str
+    firstlineno: int
+    is_resume: bool
+    in_cell: bool
+
+
+@dataclass(**_kw)
+class NameRef:
+    kind: str  # compiled_fn | resume | import | builtins_dict
+    name: str
+    graph_id: int | None = None
+    compile_id: str | None = None
+
+
+@dataclass(**_kw)
+class Instruction:
+    offset: int
+    opname: str
+    argrepr: str
+    line: int | None
+    is_jump_target: bool
+    jump_target: int | None
+    ref: NameRef | None = None
+
+
+@dataclass(**_kw)
+class Guard:
+    type: str
+    source: str
+    code: list[str]
+    line: int | None
+    origin: str
+
+
+@dataclass(**_kw)
+class StackFrame:
+    filename: str
+    line: int | None
+    name: str
+    code: str | None = None
+
+
+@dataclass(**_kw)
+class GraphBreak:
+    gb_id: str | None
+    gb_type: str
+    reason: str
+    explanation: str | None
+    hints: list[str]
+    doc_url: str | None
+    context: str | None
+    filename: str | None
+    line: int | None
+    user_stack: list[StackFrame]
+
+
+@dataclass(**_kw)
+class RecompileReason:
+    failed_compile_id: str | None
+    reason: str
+
+
+@dataclass(**_kw)
+class Phase:
+    name: str
+    ms: float
+
+
+@dataclass(**_kw)
+class Frame:
+    compile_id: str
+    attempt: int
+    status: str
+    code: CodeInfo
+    parent_compile_id: str | None = None
+    original_bytecode: list[Instruction] = field(default_factory=list)
+    modified_bytecode: list[Instruction] = field(default_factory=list)
+    decompiled_source: str | None = None
+    decompile_error: str | None = None
+    guards: list[Guard] = field(default_factory=list)
+    guard_tree: str | None = None
+    graph_breaks: list[GraphBreak] = field(default_factory=list)
+    recompile_reasons: list[RecompileReason] = field(default_factory=list)
+    graph_ids: list[int] = field(default_factory=list)
+    fail_type: str | None = None
+    fail_reason: str | None = None
+    compile_time_s: float | None = None
+    phases: list[Phase] = field(default_factory=list)
+
+
+@dataclass(**_kw)
+class Node:
+    name: str
+    op: str
+    target: str
+    args: str
+    kwargs: str
+    users: list[str]
+    shape: list[int | str] | None
+    dtype: str | None
+    line: int | None
+    filename: str | None
+    nn_module_stack: list[str]
+
+
+@dataclass(**_kw)
+class Graph:
+    id: int
+    compile_id: str
+    kind: str  # dynamo | aot_joint | aot_forward | aot_backward | aot_inference
+    name: str | None
+    nodes: list[Node]
+    code: str
+    dot: str | None
+
+
+@dataclass(**_kw)
+class Kernel:
+    name: str
+    language: str
+    source: str
+
+
+@dataclass(**_kw)
+class OutputCode:
+    compile_id: str
+    kind: str
+    source: str
+    kernels: list[Kernel]
+
+
+@dataclass(**_kw)
+class Symbol:
+    compile_id: str
+    symbol: str
+    source: str
+    value: str
+    range: str
+    line: int | None
+
+
+@dataclass(**_kw)
+class ShapeGuard:
+    compile_id: str
+    expr: str
+    line: int | None
+
+
+@dataclass(**_kw)
+class LogRecord:
+    level: str
+    logger: str
+    message: str
+    compile_id: str | None
+
+
+@dataclass(**_kw)
+class ErrorInfo:
+    type: str
+    message: str
+    line: int | None
+    compile_id: str | None
+
+
+@dataclass(**_kw)
+class Diagnostic:
+    kind: str
+    message: str
+    compile_id: str | None = None
+
+
+@dataclass(**_kw)
+class CompileReport:
+    torch_version: str
+    python_version: str
+    device: str
+    backend: str
+    options: dict[str, Any]
+    scope: str
+    scope_reason: str
+    cell: dict[str, str]
+    frames: list[Frame] = field(default_factory=list)
+    graphs: list[Graph] = field(default_factory=list)
+    output_code: list[OutputCode] = field(default_factory=list)
+    symbols: list[Symbol] = field(default_factory=list)
+    shape_guards: list[ShapeGuard] = field(default_factory=list)
+    logs: list[LogRecord] = field(default_factory=list)
+    error: ErrorInfo | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=lambda: {"wall_s": 0.0, "compile_s": 0.0, "capture_s": 0.0})
+
+    def frame(self, compile_id: str) -> Frame | None:
+        return next((f for f in self.frames if f.compile_id == compile_id), None)
+
+    def diagnose(self, kind: str, message: str, compile_id: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(kind=kind, message=message, compile_id=compile_id))
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"schema_version": {"major": SCHEMA_VERSION[0], "minor": SCHEMA_VERSION[1]}}
+        out.update(dataclasses.asdict(self))
+        return out

@@ -1,0 +1,86 @@
+"""Normalizing a report for golden files: drop what changes from run to run, keep the structure.
+
+Replaced by fixed tokens: memory addresses and object ids, uuid suffixes of ``__compiled_fn_*``,
+temp and site-packages paths, timings, versions, inductor cache paths and hashes. Compile ids are
+renumbered from the first frame id of the run, so a golden does not depend on what ran before.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+__all__ = ["normalize_report"]
+
+_SUBS = [
+    (re.compile(r"0x[0-9a-fA-F]{6,}"), "0xADDR"),
+    (re.compile(r"__compiled_fn_\d+_[0-9a-f]{8}_[0-9a-f]{4}_[0-9a-f]{4}_[0-9a-f]{4}_[0-9a-f]{12}"), "__compiled_fn_N_UUID"),
+    (re.compile(r"(__builtins_dict___|__resume_at_\d+_)\d+"), r"\1N"),
+    (re.compile(r"(___check_obj_id\([^,]+, )\d+"), r"\1ID"),
+    (re.compile(r"(___check_type_id\([^,]+, )\d+"), r"\1ID"),
+    (re.compile(r"(id\(type\([^)]*\)\) == )\d+"), r"\1ID"),
+    (re.compile(r"(?:/[\w.\-+]+)*/site-packages/"), "SITE/"),
+    (re.compile(r"/tmp/[\w./\-]+"), "TMP"),
+    (re.compile(r"Guard latency = [\d.]+ us"), "Guard latency = N us"),
+    (re.compile(r"\b[a-z0-9]{52}\b"), "HASH"),
+]
+_NUMERIC_TIMES = {"compile_time_s", "ms", "wall_s", "compile_s", "capture_s"}
+
+
+def _text(s: str, replacements: dict[str, str]) -> str:
+    for pat, rep in _SUBS:
+        s = pat.sub(rep, s)
+    for old, new in replacements.items():
+        s = s.replace(old, new)
+    return s
+
+
+def _walk(obj: Any, replacements: dict[str, str]) -> Any:
+    if isinstance(obj, dict):
+        return {k: (0 if k in _NUMERIC_TIMES and isinstance(v, (int, float)) and v is not None else _walk(v, replacements)) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_walk(v, replacements) for v in obj]
+    if isinstance(obj, str):
+        return _text(obj, replacements)
+    return obj
+
+
+def normalize_report(report: dict[str, Any], cell_filename: str = "<cell>") -> dict[str, Any]:
+    rep = copy.deepcopy(report)
+    replacements = {rep["cell"]["filename"]: cell_filename} if rep["cell"]["filename"] else {}
+    rep["torch_version"] = "TORCH"
+    rep["python_version"] = "PYTHON"
+    frame_ids = sorted({int(f["compile_id"].split("/")[0]) for f in rep["frames"]})
+    remap = {str(fid): str(i) for i, fid in enumerate(frame_ids)}
+
+    def cid(s: str | None) -> str | None:
+        if s is None:
+            return None
+        head, _, tail = s.partition("/")
+        return f"{remap.get(head, head)}/{tail}"
+
+    id_re = re.compile(r"\b(\d+)/(\d+)\b")
+
+    def renumber_text(s: str) -> str:
+        return id_re.sub(lambda m: f"{remap.get(m.group(1), m.group(1))}/{m.group(2)}", s)
+
+    for f in rep["frames"]:
+        f["compile_id"] = cid(f["compile_id"])
+        f["parent_compile_id"] = cid(f["parent_compile_id"])
+        for r in f["recompile_reasons"]:
+            r["failed_compile_id"] = cid(r["failed_compile_id"])
+        for ins in f["modified_bytecode"]:
+            if ins["ref"]:
+                ins["ref"]["compile_id"] = cid(ins["ref"]["compile_id"])
+        f["phases"] = sorted({p["name"] for p in f["phases"]})
+        f["phases"] = [{"name": n, "ms": 0} for n in f["phases"]]
+    for key in ("graphs", "output_code", "symbols", "shape_guards"):
+        for item in rep[key]:
+            item["compile_id"] = cid(item["compile_id"])
+    for item in rep["logs"] + rep["diagnostics"]:
+        item["compile_id"] = cid(item.get("compile_id"))
+        item["message"] = renumber_text(item["message"])
+    if rep["error"]:
+        rep["error"]["compile_id"] = cid(rep["error"]["compile_id"])
+    return _walk(rep, replacements)

@@ -1,0 +1,232 @@
+"""``run_cell``: run one cell through the real TorchDynamo and build its compile report.
+
+Holds ``CellRun`` (the result), ``Progress`` (live status) and ``run_cell`` itself. The order of
+work is: validate options -> parse the cell (``cell.prepare``) -> install every collector of the
+registry -> run -> undo everything in ``finally`` -> let each collector add its part to the report.
+
+Isolation ([Note: isolation]): no ``torch._dynamo.reset()``, ``explain()`` or ``run_and_get_code()``.
+Every hook, handler and config patch is scoped by an ``ExitStack`` and removed in ``finally``, also on
+exceptions and KeyboardInterrupt. Only this thread's events are kept. After the run, the cache of each
+code object the run compiled is dropped when every entry in it came from the explorer, so re-running
+a cell re-captures its frames and Dynamo's helper globals (``__compiled_fn_*``, ``__resume_at_*``) are
+cleaned from the namespace; code that also holds the user's own compiled entries is left untouched.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import itertools
+import linecache
+import platform
+import threading
+import time
+import types
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import torch
+
+from . import _compat
+from .backend import explorer_backend, is_explorer_backend, set_graph_sink
+from .cell import ANCHOR_NAME, OUT_NAME, UNBOUND, UNBOUND_NAME, CellProgram, prepare
+from .collectors import DEFAULT_COLLECTORS, CaptureContext
+from .model import CompileReport, ErrorInfo
+from .options import RunOptions
+from .schema import report_errors
+
+__all__ = ["CellRun", "Progress", "run_cell"]
+
+_cell_counter = itertools.count(1)
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Live status while a cell compiles (see ``run_cell(on_progress=...)``)."""
+
+    frames: int
+    phase: str
+    elapsed_s: float
+    compile_id: str | None
+
+
+@dataclass(slots=True)
+class CellRun:
+    """What a run produced: the report (JSON-ready dict), the last expression's value, the exception."""
+
+    report: dict[str, Any]
+    value: Any
+    exception: BaseException | None
+
+
+def run_cell(
+    source: str,
+    namespace: dict[str, Any],
+    options: RunOptions | None = None,
+    *,
+    filename: str | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> CellRun:
+    """Run ``source`` in ``namespace`` under TorchDynamo and return a ``CellRun``.
+
+    Raises ``SyntaxError`` / ``compiler.errors.UsageError`` before anything runs when the input cannot
+    be run; every exception raised by the cell itself is returned in ``CellRun.exception`` instead.
+    """
+    options = (options or RunOptions()).validate()
+    if filename is None:
+        filename = f"<dynamo-cell-{next(_cell_counter)}>"
+    if filename not in linecache.cache:
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    program = prepare(source, filename, namespace, options.scope)
+    namespace.setdefault("__builtins__", builtins)
+
+    ctx = CaptureContext(program=program, options=options, on_progress=_throttled(on_progress))
+    report = CompileReport(
+        torch_version=torch.__version__,
+        python_version=platform.python_version(),
+        device="cpu",
+        backend=options.backend,
+        options=options.to_json(),
+        scope=program.scope,
+        scope_reason=program.scope_reason,
+        cell={"filename": filename, "source": source},
+    )
+    collectors = [cls() for cls in DEFAULT_COLLECTORS]
+    value: Any = None
+    exception: BaseException | None = None
+    started = time.perf_counter()
+    try:
+        with contextlib.ExitStack() as stack:
+            for c in collectors:
+                stack.enter_context(c.install(ctx))
+            stack.enter_context(_dynamo_config(options))
+            set_graph_sink(ctx.record_graph)
+            stack.callback(set_graph_sink, None)
+            try:
+                _execute(program, namespace, options, ctx)
+            finally:
+                value = namespace.pop(OUT_NAME, None)
+                _restore_namespace(program, namespace, ctx)
+    except BaseException as exc:  # noqa: BLE001 - the cell's own exception, KeyboardInterrupt included
+        exception = _trim_traceback(exc, filename)
+        value = None
+    finally:
+        _drop_explorer_caches(ctx)
+    report.timings["wall_s"] = time.perf_counter() - started
+
+    built = time.perf_counter()
+    for c in collectors:
+        try:
+            c.finalize(ctx, report)
+        except Exception as exc:  # a capture bug must never cost the user their run
+            report.diagnose("collector_failed", f"{c.name}: {type(exc).__name__}: {exc}")
+    if exception is not None:
+        report.error = _error_info(exception, filename)
+    report.timings["capture_s"] = time.perf_counter() - built
+    out = report.to_json()
+    for problem in report_errors(out, limit=5):
+        out["diagnostics"].append({"kind": "schema_mismatch", "message": problem, "compile_id": None})
+    return CellRun(report=out, value=value, exception=exception)
+
+
+def _execute(program: CellProgram, namespace: dict[str, Any], options: RunOptions, ctx: CaptureContext) -> None:
+    backend = explorer_backend(options.backend, options.mode, options.dynamic)
+    optimize = torch._dynamo.optimize(
+        backend,
+        nopython=options.fullgraph,
+        dynamic=options.dynamic,
+        guard_export_fn=ctx.record_guards,
+    )
+    if program.scope == "frames":
+        assert program.module_code is not None
+        _compat.skip_frame_but_not_callees(program.module_code)
+        with optimize:
+            exec(program.module_code, namespace)  # noqa: S102 - running the user's cell is the point
+        return
+    assert program.function_code is not None
+    ctx.added_names = [n for n in (ANCHOR_NAME, UNBOUND_NAME) if n not in namespace]
+    namespace[ANCHOR_NAME] = torch
+    namespace[UNBOUND_NAME] = UNBOUND
+    ctx.seeded = [n for n in program.bound_names if n not in namespace]
+    for n in ctx.seeded:
+        namespace[n] = UNBOUND
+    fn = types.FunctionType(program.function_code, namespace, program.function_code.co_name)
+    optimize(fn)()
+
+
+def _restore_namespace(program: CellProgram, namespace: dict[str, Any], ctx: CaptureContext) -> None:
+    """Undo the cell-scope scaffolding ([Note: cell scope] in cell.py)."""
+    for n in program.bound_names:
+        if namespace.get(n, None) is UNBOUND:
+            del namespace[n]
+    for n in ctx.added_names:
+        namespace.pop(n, None)
+
+
+@contextlib.contextmanager
+def _dynamo_config(options: RunOptions):
+    patch: dict[str, Any] = {
+        # frames scope uses optimize(...) as a context manager, as the original torchdynamo did
+        "raise_on_ctx_manager_usage": False,
+        # a frame Dynamo cannot compile (e.g. a fake-tensor error while tracing) runs eagerly, so the
+        # cell behaves as plain Python and the error lands in the report; fullgraph still raises
+        "suppress_errors": not options.fullgraph,
+    }
+    if options.recompile_limit is not None:
+        patch["recompile_limit"] = options.recompile_limit
+    with torch._dynamo.config.patch(**patch):
+        yield
+
+
+def _drop_explorer_caches(ctx: CaptureContext) -> None:
+    for code in ctx.codes_seen:
+        entries = _compat.cache_entries(code)
+        if entries and all(is_explorer_backend(e.backend) for e in entries):
+            _compat.drop_code_cache(code)
+        elif entries:
+            ctx.shared_codes.append(code)
+
+
+def _trim_traceback(exc: BaseException, filename: str) -> BaseException:
+    """Start the traceback at the cell's own code, as a plain cell's traceback does."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != filename:
+        tb = tb.tb_next
+    if tb is not None:
+        exc.__traceback__ = tb
+    return exc
+
+
+def _error_info(exc: BaseException, filename: str) -> ErrorInfo:
+    line = None
+    stack = getattr(exc, "real_stack", None)  # Dynamo errors: the user frames Dynamo was tracing
+    if stack:
+        line = next((fs.lineno for fs in reversed(list(stack)) if fs.filename == filename), None)
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno if line is None or stack is None else line
+        tb = tb.tb_next
+    message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    cid, _ = _compat.current_trace_id()
+    return ErrorInfo(type=type(exc).__name__, message=message[:2000], line=line, compile_id=cid)
+
+
+def _throttled(cb: Callable[[Progress], None] | None) -> Callable[[int, str, str | None, float], None] | None:
+    if cb is None:
+        return None
+    state = {"t": 0.0, "phase": ""}
+
+    def emit(frames: int, phase: str, compile_id: str | None, elapsed: float) -> None:
+        now = time.monotonic()
+        if phase == state["phase"] and now - state["t"] < 0.2:
+            return
+        state.update(t=now, phase=phase)
+        try:
+            cb(Progress(frames=frames, phase=phase, elapsed_s=elapsed, compile_id=compile_id))
+        except Exception:  # a broken progress display must not break the run
+            pass
+
+    return emit
+
+

@@ -1,0 +1,85 @@
+"""Golden reports (shared with the TypeScript and browser tests) and the CLI's exit codes."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from compiler import MIME_TYPE, SCHEMA_VERSION, validate_report
+from compiler.summary import one_line
+from tests.goldens.cases import CASES, skeleton
+from tests.goldens.regenerate import HERE, run_case
+
+GOLDENS = sorted(HERE.glob("*.report.json"))
+
+
+def test_every_case_has_a_golden():
+    assert {p.name.removesuffix(".report.json") for p in GOLDENS} == set(CASES)
+
+
+@pytest.mark.parametrize("path", GOLDENS, ids=lambda p: p.name)
+def test_golden_is_schema_valid_and_normalized(path: pathlib.Path):
+    report = json.loads(path.read_text())
+    validate_report(report)
+    text = path.read_text()
+    for volatile in ("0x7f", "/tmp/", "site-packages", "_1_b5", '"torch_version": "2.'):
+        assert volatile not in text
+
+
+@pytest.mark.parametrize("name", [n for n in CASES if n != "training_step"])
+def test_fresh_run_matches_golden_skeleton(name: str):
+    golden = json.loads((HERE / f"{name}.report.json").read_text())
+    assert skeleton(run_case(name)) == skeleton(golden)
+
+
+def test_mime_type_carries_the_schema_major():
+    assert MIME_TYPE == f"application/vnd.dynamo-explorer.report.v{SCHEMA_VERSION[0]}+json"
+
+
+def test_one_line_summary():
+    golden = json.loads((HERE / "toy_example.report.json").read_text())
+    assert one_line(golden) == "dynamo: 3 frames · 3 graphs · 1 graph break (line 8)"
+
+
+def _cli(tmp_path, *args, script="import torch\ny = torch.ones(2) * 2\n"):
+    path = tmp_path / "script.py"
+    path.write_text(script)
+    out = tmp_path / "out.json"
+    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "run", str(path), "--json", str(out), *args],
+                          capture_output=True, text=True, timeout=300)
+    return proc, out
+
+
+def test_cli_success_writes_a_valid_report(tmp_path):
+    proc, out = _cli(tmp_path, "--backend", "eager", "--scope", "cell", "--dynamic", "false")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(out.read_text())
+    validate_report(report)
+    assert report["scope"] == "cell" and report["options"]["dynamic"] is False
+    assert proc.stdout.strip().startswith("dynamo: 1 frame")
+
+
+def test_cli_script_that_raises_exits_1_with_the_report(tmp_path):
+    proc, out = _cli(tmp_path, "--backend", "eager", script="import torch\na = torch.ones(1)\nraise ValueError('x')\n")
+    assert proc.returncode == 1
+    assert json.loads(out.read_text())["error"]["line"] == 3
+    assert "ValueError: x" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "script", "needle"),
+    [
+        (("--backend", "nope"), "x = 1\n", "unknown backend 'nope'"),
+        (("--dynamic", "maybe"), "x = 1\n", "expected true or false"),
+        ((), "x = (\n", "script.py:1: syntax error"),
+    ],
+)
+def test_cli_usage_errors_exit_2_with_one_line(tmp_path, args, script, needle):
+    proc, out = _cli(tmp_path, *args, script=script)
+    assert proc.returncode == 2 and needle in proc.stderr
+    assert "Traceback" not in proc.stderr and not out.exists()
+    assert len([ln for ln in proc.stderr.splitlines() if "error" in ln]) == 1

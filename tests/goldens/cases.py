@@ -1,0 +1,90 @@
+"""The golden cases: small real programs, each run through the engine into ``<name>.report.json``.
+
+Shared by the Python tests (tests/engine), the TypeScript renderer tests (labextension) and the
+browser tests. ``regenerate.py`` rewrites the goldens; ``skeleton`` is the part tests compare.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+TOY_EXAMPLE = '''import torch
+
+torch.manual_seed(0)
+
+
+def toy_example(a, b):
+    x = a / (torch.abs(a) + 1)
+    if b.sum() < 0:
+        b = b * -1
+    return x * b
+
+for _ in range(5):
+    out = toy_example(torch.randn(10), torch.randn(10))
+'''
+
+CASES: dict[str, dict[str, Any]] = {
+    "toy_example": {"source": TOY_EXAMPLE, "options": {"backend": "eager"}},
+    "recompile_dtype": {
+        "source": "import torch\n\ndef scale(x):\n    return x * 2 + 1\n\na = scale(torch.randn(4))\nb = scale(torch.randn(4, dtype=torch.float64))\n",
+        "options": {"backend": "eager"},
+    },
+    "list_append": {
+        "source": "import torch\n\ndef accumulate(x, items):\n    items.append(x.sum())\n    return x * len(items)\n\nitems = []\nfor _ in range(4):\n    y = accumulate(torch.randn(3), items)\n",
+        "options": {"backend": "eager"},
+    },
+    "item_break": {
+        "source": "import torch\n\ndef normalize(x):\n    total = x.sum().item()\n    return x / total\n\nz = normalize(torch.rand(5) + 1)\n",
+        "options": {"backend": "eager"},
+    },
+    "training_step": {
+        "source": (
+            "import torch\n\ntorch.manual_seed(0)\nmodel = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 1))\n\n"
+            "def train_step(x, y):\n    loss = torch.nn.functional.mse_loss(model(x), y)\n    loss.backward()\n    return loss\n\n"
+            "loss = train_step(torch.randn(4, 8), torch.randn(4, 1))\n"
+        ),
+        "options": {"backend": "inductor"},
+    },
+    "dynamic_sizes": {
+        "source": "import torch\n\ndef scaled_relu(x):\n    return torch.relu(x) * x.shape[0]\n\nfor n in (8, 16, 32):\n    r = scaled_relu(torch.randn(n))\n",
+        "options": {"backend": "eager"},
+    },
+    "cell_scope": {
+        "source": "import torch\nx = torch.randn(4)\ny = x * 2\nprint('y is', y.shape)\nz = y.sum()\nz\n",
+        "options": {"backend": "eager"},
+    },
+    "xss_strings": {
+        "source": (
+            "import torch\n\ndef evil_name_with_script_tag(x):\n    tag = '<script>alert(1)</script>'\n    if x.sum() > 0:\n        x = x + len(tag)\n"
+            "    return x\n\nout = evil_name_with_script_tag(torch.ones(3))\nraise ValueError('<img src=x onerror=alert(1)>')\n"
+        ),
+        "options": {"backend": "eager"},
+    },
+}
+
+
+def skeleton(report: dict[str, Any]) -> dict[str, Any]:
+    """What must stay the same across runs and machines: structure, names, lines, kinds."""
+    frames = []
+    for f in report["frames"]:
+        frames.append({
+            "compile_id": f["compile_id"],
+            "status": f["status"],
+            "name": f["code"]["name"],
+            "in_cell": f["code"]["in_cell"],
+            "is_resume": f["code"]["is_resume"],
+            "parent": f["parent_compile_id"],
+            "breaks": [[b["gb_id"], b["gb_type"], b["line"]] for b in f["graph_breaks"]],
+            "guards": sorted({f"{g['type']} {g['source']}" for g in f["guards"] if g["source"].startswith(("L[", "G["))}),
+            "recompiles": [r["failed_compile_id"] for r in f["recompile_reasons"]],
+            "graph_kinds": [report["graphs"][g]["kind"] for g in f["graph_ids"]],
+        })
+    graphs = [[g["compile_id"], g["kind"], [n["op"] for n in g["nodes"]]] for g in report["graphs"] if g["kind"] == "dynamo"]
+    return {
+        "scope": report["scope"],
+        "frames": frames,
+        "dynamo_graphs": graphs,
+        "output_code": sorted({(o["compile_id"], o["kind"]) for o in report["output_code"]}),
+        "symbols": sorted({(s["compile_id"], s["source"]) for s in report["symbols"]}),
+        "error": report["error"] and [report["error"]["type"], report["error"]["line"]],
+    }

@@ -1,0 +1,41 @@
+"""Rewrite the golden reports: ``python -m tests.goldens.regenerate [NAME ...]``.
+
+Each case runs in a fresh Dynamo state through the real engine; the normalized report is written
+to ``tests/goldens/<name>.report.json``. Review the diff of ``skeleton`` before committing.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+
+HERE = pathlib.Path(__file__).parent
+
+
+def run_case(name: str) -> dict:
+    import torch
+
+    from compiler import RunOptions, run_cell
+    from compiler.normalize import normalize_report
+
+    from .cases import CASES
+
+    torch._dynamo.reset()
+    case = CASES[name]
+    run = run_cell(case["source"], {"__name__": "__main__"}, RunOptions(**case["options"]), filename=f"<golden:{name}>")
+    return normalize_report(run.report)
+
+
+def main(names: list[str]) -> None:
+    from .cases import CASES
+
+    for name in names or list(CASES):
+        report = run_case(name)
+        path = HERE / f"{name}.report.json"
+        path.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {path.relative_to(HERE.parent.parent)} ({path.stat().st_size // 1024} KiB)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
