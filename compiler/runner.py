@@ -124,7 +124,7 @@ def run_cell(
         report.error = _error_info(exception, filename)
     report.timings["capture_s"] = time.perf_counter() - built
     out = report.to_json()
-    for problem in report_errors(out, limit=5):
+    for problem in report_errors(out):
         out["diagnostics"].append({"kind": "schema_mismatch", "message": problem, "compile_id": None})
     return CellRun(report=out, value=value, exception=exception)
 

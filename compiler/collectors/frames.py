@@ -75,5 +75,5 @@ class FramesCollector:
             if rec is not None:
                 frame.original_bytecode = instruction_rows(rec.orig)
                 frame.modified_bytecode = instruction_rows(rec.new)
-                frame.decompiled_source, frame.decompile_error = decompile(rec.new)
+                frame.decompiled_source, frame.decompile_error = decompile(rec.new, len(frame.modified_bytecode))
             report.frames.append(frame)

@@ -83,3 +83,9 @@ def test_cli_usage_errors_exit_2_with_one_line(tmp_path, args, script, needle):
     assert proc.returncode == 2 and needle in proc.stderr
     assert "Traceback" not in proc.stderr and not out.exists()
     assert len([ln for ln in proc.stderr.splitlines() if "error" in ln]) == 1
+
+
+def test_engine_never_imports_ipython():
+    code = "import sys, compiler, compiler.cli, compiler.collectors; assert 'IPython' not in sys.modules, 'IPython imported'"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr

@@ -41,6 +41,7 @@ def test_sizes_8_16_32_recompile_then_dynamic_symbol_from_the_input_size():
     assert "size mismatch" in dynamic["recompile_reasons"][0]["reason"]
     (sym,) = [s for s in rep["symbols"] if s["compile_id"] == dynamic["compile_id"]]
     assert sym["source"] == "L['x'].size()[0]" and sym["value"] == "16" and sym["range"].startswith("[2")
+    assert any(g["expr"] == "2 <= L['x'].size()[0]" for g in rep["shape_guards"] if g["compile_id"] == dynamic["compile_id"])
     (graph,) = [rep["graphs"][g] for g in dynamic["graph_ids"]]
     assert any(isinstance(d, str) for n in graph["nodes"] for d in (n["shape"] or []))
 

@@ -1,0 +1,167 @@
+"""Capture overhead of Dynamo Explorer against plain ``torch.compile`` on the same work.
+
+    python benchmarks/capture_overhead.py [--repeats N] [--json OUT.json]
+
+Three workloads, each timed as a median over repeated runs in one process (CPU, ``eager`` backend):
+
+(a) one frame whose graph has ~2,600 FX nodes (an MLP of 650 Linear+ReLU blocks);
+(b) 100 recompiles of a small function (a new input size each call, ``dynamic=False``);
+(c) steady-state calls of a compiled function (per-call time, after compiling).
+
+For each repeat the workload's functions are created anew (fresh code objects), so both sides
+really compile; nothing calls ``torch._dynamo.reset()`` between the two sides. "explorer" is what
+the CLI does: ``run_cell`` (capture while running + building the report) plus writing the JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import torch  # noqa: E402
+
+from compiler import RunOptions, run_cell  # noqa: E402
+
+_ids = itertools.count()
+
+MLP = """
+import torch
+torch.manual_seed(0)
+blocks = []
+for _ in range(650):
+    blocks += [torch.nn.Linear(16, 16), torch.nn.ReLU()]
+model = torch.nn.Sequential(*blocks)
+x = torch.randn(4, 16)
+def run(x):
+    return model(x)
+"""
+
+SMALL = """
+import torch
+def f(x):
+    return torch.sin(x) * 2 + 1
+"""
+
+LOOP_RECOMPILES = "for n in range(1, 102):\n    y = f(torch.randn(n))\n"
+STEADY = (
+    "y = f(x)\n"  # compile
+    "import time as _t\n"
+    "_t0 = _t.perf_counter()\n"
+    "for _ in range(CALLS):\n"
+    "    y = f(x)\n"
+    "per_call_us = (_t.perf_counter() - _t0) / CALLS * 1e6\n"
+)
+
+
+def fresh_namespace(setup: str) -> dict:
+    ns: dict = {"__name__": "__main__"}
+    exec(compile(setup, f"<bench-setup-{next(_ids)}>", "exec"), ns)  # new code objects every time
+    return ns
+
+
+def plain(setup: str, cell: str, compiled_names: list[str], **compile_kw) -> tuple[float, dict]:
+    ns = fresh_namespace(setup)
+    for name in compiled_names:
+        ns[name] = torch.compile(ns[name], backend="eager", **compile_kw)
+    code = compile(cell, f"<bench-plain-{next(_ids)}>", "exec")
+    t0 = time.perf_counter()
+    exec(code, ns)
+    return time.perf_counter() - t0, ns
+
+
+def explorer(setup: str, cell: str, **options) -> tuple[float, dict, dict]:
+    ns = fresh_namespace(setup)
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        run = run_cell(cell, ns, RunOptions(backend="eager", scope="frames", **options))
+        with open(os.path.join(tmp, "report.json"), "w") as fh:
+            json.dump(run.report, fh)
+        total = time.perf_counter() - t0
+    if run.exception is not None:
+        raise run.exception
+    return total, ns, run.report
+
+
+def median_ratio(plain_times: list[float], explorer_times: list[float]) -> float:
+    return statistics.median(explorer_times) / statistics.median(plain_times)
+
+
+def bench_a(repeats: int) -> dict:
+    p, e, run_only = [], [], []
+    nodes = 0
+    for _ in range(repeats):
+        t, _ = plain(MLP, "y = run(x)\n", ["run"])
+        p.append(t)
+        t, _, rep = explorer(MLP, "y = run(x)\n")
+        e.append(t)
+        run_only.append(rep["timings"]["wall_s"])
+        nodes = max(len(g["nodes"]) for g in rep["graphs"])
+    return {"fx_nodes": nodes, "plain_s": p, "explorer_s": e, "explorer_run_only_s": run_only,
+            "ratio": median_ratio(p, e), "ratio_run_only": median_ratio(p, run_only)}
+
+
+def bench_b(repeats: int) -> dict:
+    p, e, run_only = [], [], []
+    frames = 0
+    with torch._dynamo.config.patch(automatic_dynamic_shapes=False):
+        for _ in range(repeats):
+            with torch._dynamo.config.patch(recompile_limit=200):
+                t, _ = plain(SMALL, LOOP_RECOMPILES, ["f"], dynamic=False)
+            p.append(t)
+            t, _, rep = explorer(SMALL, LOOP_RECOMPILES, dynamic=False, recompile_limit=200)
+            e.append(t)
+            run_only.append(rep["timings"]["wall_s"])
+            frames = len(rep["frames"])
+    return {"frames_compiled": frames, "recompiles": frames - 1, "plain_s": p, "explorer_s": e,
+            "explorer_run_only_s": run_only, "ratio": median_ratio(p, e), "ratio_run_only": median_ratio(p, run_only)}
+
+
+def bench_c(repeats: int, calls: int) -> dict:
+    setup = SMALL + "x = torch.randn(64)\n"
+    cell = STEADY.replace("CALLS", str(calls))
+    p, e = [], []
+    for _ in range(repeats):
+        _, ns = plain(setup, cell, ["f"])
+        p.append(ns["per_call_us"])
+        _, ns, _ = explorer(setup, cell)
+        e.append(ns["per_call_us"])
+    return {"calls": calls, "plain_us_per_call": p, "explorer_us_per_call": e, "ratio": median_ratio(p, e)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--calls", type=int, default=20000)
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    # warm-up: first compiles in a process pay for imports and lazy init on both sides
+    plain(SMALL + "x = torch.ones(2)\n", "y = f(x)\n", ["f"])
+    explorer(SMALL + "x = torch.ones(2)\n", "y = f(x)\n")
+    results = {
+        "machine": {"python": platform.python_version(), "torch": torch.__version__, "cpus": os.cpu_count()},
+        "a_2600_node_graph": bench_a(args.repeats),
+        "b_100_recompiles": bench_b(args.repeats),
+        "c_steady_state": bench_c(args.repeats, args.calls),
+    }
+    for key in ("a_2600_node_graph", "b_100_recompiles", "c_steady_state"):
+        r = results[key]
+        extra = f" (run only {r['ratio_run_only']:.3f}x)" if "ratio_run_only" in r else ""
+        print(f"{key}: median ratio explorer/plain = {r['ratio']:.3f}x{extra}")
+    print(json.dumps(results, indent=1))
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(results, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()

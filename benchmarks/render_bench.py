@@ -1,0 +1,201 @@
+"""Render benchmark: time from a report output to ``data-status="ready"`` in headless chromium.
+
+A benchmark script, not a timed test. It runs a real JupyterLab (tests/browser/labserver.py), a real
+kernel and Debian chromium. The report comes from the real engine run on a real model: a
+``torch.nn.TransformerEncoder`` of N layers (default 385 layers, about 10,000 FX nodes, backend eager),
+called from a cell function so that ``forward`` is one frame. Pass ``--report PATH`` to time any saved
+report instead.
+
+For each run a cell displays the report with the same bundle ``%%dynamo`` shows
+(``kernel_ext.display.bundle``) and the script records, in the page:
+- ``render``: renderModel() to the first complete view (the renderer's ``data-render-ms``);
+- ``output_to_ready``: the display_data message reaching the page to ``data-status="ready"``;
+- ``exec_to_ready``: running the cell to ``data-status="ready"`` (kernel side included).
+
+Usage:
+    python benchmarks/render_bench.py [--layers 385 | --report PATH] [--runs 3] [--json OUT]
+Prints one line per run and a summary; writes a screenshot to artifacts/bench/render_<nodes>.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests" / "browser"))
+
+import labserver  # noqa: E402
+
+ARTIFACTS = REPO / "artifacts" / "bench"
+
+GENERATE = textwrap.dedent(
+    """
+    import json, sys, time
+    sys.path.insert(0, {repo!r})
+    from compiler import RunOptions, run_cell
+    source = '''
+    import torch
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(d_model=16, nhead=2, dim_feedforward=32, batch_first=True, norm_first=True)
+    model = torch.nn.TransformerEncoder(layer, num_layers={layers}, enable_nested_tensor=False).train()
+    def step(x):
+        return model(x)
+    y = step(torch.randn(2, 8, 16))
+    '''
+    started = time.perf_counter()
+    run = run_cell(source, {{}}, RunOptions(backend="eager", scope="frames"))
+    if run.exception is not None:
+        raise run.exception
+    with open({out!r}, "w") as f:
+        json.dump(run.report, f)
+    print(f"engine: {{time.perf_counter() - started:.1f}} s")
+    """
+)
+
+CELL = """\
+import json
+from IPython.display import display
+from kernel_ext.display import bundle
+with open({path!r}) as f:
+    _report = json.load(f)
+_bundle = bundle(_report)
+print({{k: len(v) if isinstance(v, str) else len(json.dumps(v)) for k, v in _bundle.items()}})
+display(_bundle, raw=True)
+"""
+
+# Before JupyterLab loads: note when a big websocket message (the report) reaches the page, before
+# JupyterLab parses it (listeners added in the constructor run before JupyterLab's onmessage).
+INIT = """(() => {
+    const Native = window.WebSocket;
+    window.__bench = {iopub: null};
+    window.WebSocket = function (...args) {
+        const ws = new Native(...args);
+        ws.addEventListener('message', event => {
+            const size = typeof event.data === 'string' ? event.data.length : (event.data.byteLength || event.data.size || 0);
+            if (size > 100000 && window.__bench.iopub === null) {
+                window.__bench.iopub = performance.now();
+            }
+        });
+        return ws;
+    };
+    window.WebSocket.prototype = Native.prototype;
+    Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+})();"""
+
+RUN = """async () => {
+    const app = window.jupyterapp;
+    const panel = app.shell.currentWidget;
+    await app.commands.execute('notebook:clear-all-cell-outputs');
+    panel.content.activeCellIndex = 0;
+    window.__bench.iopub = null;
+    const t0 = performance.now();
+    const readyAt = new Promise(resolve => {
+        const check = () => {
+            const el = document.querySelector('.jp-DynamoExplorer[data-status="ready"]');
+            if (el) { resolve([performance.now(), el]); return true; }
+            return false;
+        };
+        const obs = new MutationObserver(() => { if (check()) obs.disconnect(); });
+        obs.observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-status']});
+    });
+    app.commands.execute('notebook:run-cell');
+    const [t1, el] = await readyAt;
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const t2 = performance.now();
+    const fx = el.querySelector('[data-pane="fx-graph"]');
+    return {
+        exec_to_ready: t1 - t0,
+        output_to_ready: window.__bench.iopub === null ? null : t1 - window.__bench.iopub,
+        render: Number(el.dataset.renderMs),
+        painted_after_ready: t2 - t1,
+        svg_boxes: fx.querySelectorAll('svg g.node').length,
+        graph_info: fx.querySelector('.jp-DynamoExplorer-graphInfo').textContent,
+    };
+}"""
+
+
+def generate(layers: int, out: Path) -> None:
+    code = GENERATE.format(repo=str(REPO), layers=layers, out=str(out))
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--layers", type=int, default=385, help="TransformerEncoder layers (about 26 FX nodes each)")
+    parser.add_argument("--report", type=Path, help="time this saved report instead of generating one")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", type=Path, help="write the measurements here")
+    args = parser.parse_args(argv)
+
+    problem = labserver.browser_missing() or labserver.labextension_problem()
+    if problem:
+        print(f"render_bench: {problem}", file=sys.stderr)
+        return 2
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    report_path = args.report
+    if report_path is None:
+        report_path = ARTIFACTS / f"transformer_{args.layers}.report.json"
+        if not report_path.exists():
+            print(f"generating the report: TransformerEncoder x{args.layers}, backend eager ...", flush=True)
+            generate(args.layers, report_path)
+    report = json.loads(report_path.read_text())
+    nodes = max((len(g["nodes"]) for g in report["graphs"]), default=0)
+    size = report_path.stat().st_size
+    print(f"report: {report_path} ({size / 1e6:.1f} MB JSON, {len(report['frames'])} frames, "
+          f"largest graph {nodes} nodes, {sum(len(f['guards']) for f in report['frames'])} guards)")
+
+    from playwright.sync_api import sync_playwright
+
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        server = labserver.LabServer(Path(tmp)).start()
+        try:
+            labserver.write_notebook(server.root / "bench.ipynb", [CELL.format(path=str(report_path.resolve()))])
+            with sync_playwright() as pw:
+                browser = labserver.launch_chromium(pw)
+                page = browser.new_page(viewport={"width": 1500, "height": 2200})
+                page.add_init_script(INIT)
+                labserver.open_notebook(page, server, "bench.ipynb")
+                page.evaluate(RUN)  # warm-up: imports in the kernel, wasm graphviz and highlighters in the page
+                for i in range(args.runs):
+                    r = page.evaluate(RUN)
+                    results.append(r)
+                    print(f"run {i + 1}: render {r['render']:.0f} ms, output->ready {r['output_to_ready']:.0f} ms, "
+                          f"exec->ready {r['exec_to_ready']:.0f} ms; {r['graph_info']}", flush=True)
+                page.locator(".jp-DynamoExplorer").screenshot(path=str(ARTIFACTS / f"render_{nodes}.png"))
+                page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+                time.sleep(2)
+                nb_size = (server.root / "bench.ipynb").stat().st_size
+                browser.close()
+        finally:
+            left = server.stop()
+            if left:
+                print(f"warning: processes left: {left}", file=sys.stderr)
+    summary = {
+        "report": str(report_path),
+        "report_bytes": size,
+        "notebook_bytes_with_output": nb_size,
+        "nodes": nodes,
+        "runs": results,
+        "median_render_ms": statistics.median(r["render"] for r in results),
+        "median_output_to_ready_ms": statistics.median(r["output_to_ready"] for r in results),
+        "median_exec_to_ready_ms": statistics.median(r["exec_to_ready"] for r in results),
+    }
+    print(f"summary: {nodes} nodes, report {size / 1e6:.1f} MB, saved notebook {nb_size / 1e6:.1f} MB; median render "
+          f"{summary['median_render_ms']:.0f} ms, output->ready {summary['median_output_to_ready_ms']:.0f} ms, "
+          f"exec->ready {summary['median_exec_to_ready_ms']:.0f} ms")
+    if args.json:
+        args.json.write_text(json.dumps(summary, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
