@@ -115,6 +115,7 @@ def run_cell(
     report.timings["wall_s"] = time.perf_counter() - started
 
     built = time.perf_counter()
+    ctx.exception = exception
     for c in collectors:
         try:
             c.finalize(ctx, report)

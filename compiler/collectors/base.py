@@ -77,6 +77,7 @@ class CaptureContext:
     seeded: list[str] = field(default_factory=list)
     added_names: list[str] = field(default_factory=list)
     frames_started: int = 0
+    exception: BaseException | None = None
     stream: StructuredStream = field(init=False)
 
     def __post_init__(self) -> None:

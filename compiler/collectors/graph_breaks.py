@@ -5,6 +5,10 @@ those where no graph was compiled. Its text layout (same format strings in 2.11 
 ``Graph break in user code at FILE:LINE`` / ``Graph Break Reason: ...<gb_type>`` / ``Explanation:`` /
 ``Hint:`` ... / ``Developer debug context:`` / ``...gb/gbNNNN.html`` / ``User code traceback:`` frames.
 The gb id comes from the documentation URL; the registry fills what the text lacks.
+
+A frame Dynamo gave up on (``fail_type`` 'Unsupported': fullgraph errors, exceptions Dynamo observed)
+logs no such artifact; its ``fail_reason`` has the same layout, and for the exception the cell raised
+(fullgraph) ``real_stack`` names the user line.
 """
 
 from __future__ import annotations
@@ -92,3 +96,11 @@ class GraphBreaksCollector:
             gb.user_stack = _from_compiled_frame(gb.user_stack, frame.code.filename, frame.code.name)
             if all((g.line, g.gb_type, g.filename) != (gb.line, gb.gb_type, gb.filename) for g in frame.graph_breaks):
                 frame.graph_breaks.append(gb)
+        failed = [f for f in report.frames if f.fail_type == "Unsupported" and not f.graph_breaks and f.fail_reason]
+        for frame in failed:
+            gb = parse_break("Graph Break Reason: " + frame.fail_reason)
+            stack = getattr(ctx.exception, "real_stack", None)
+            if stack and frame is failed[-1] and ctx.exception.__class__.__name__ == "Unsupported":
+                gb.user_stack = [StackFrame(filename=fs.filename, line=fs.lineno, name=fs.name, code=fs.line or None) for fs in stack]
+                gb.filename, gb.line = gb.user_stack[-1].filename, gb.user_stack[-1].line
+            frame.graph_breaks.append(gb)
