@@ -22,6 +22,8 @@ _SUBS = [
     (re.compile(r"(id\(type\([^)]*\)\) == )\d+"), r"\1ID"),
     (re.compile(r"(?:/[\w.\-+]+)*/site-packages/"), "SITE/"),
     (re.compile(r"/tmp/[\w./\-]+"), "TMP"),
+    # graphs replayed from inductor's caches carry the cell filename of the run that first compiled them
+    (re.compile(r"<dynamo-cell-\d+>|<golden:\w+>|<ipython-input-[\w-]+>"), "<cell>"),
     (re.compile(r"Guard latency = [\d.]+ us"), "Guard latency = N us"),
     (re.compile(r"\b[a-z0-9]{52}\b"), "HASH"),
 ]

@@ -14,6 +14,11 @@ from typing import Any
 
 from ..model import CompileReport, Guard
 
+# A frame over a 10,000-node model guards every parameter: 54,000 guards and a 21 MB tree. Past these
+# caps the report keeps the first ones (tree order) and says so; TORCH_LOGS=guards prints all of them.
+MAX_GUARDS_PER_FRAME = 5000
+MAX_TREE_CHARS = 1_000_000
+
 _MANAGER = re.compile(r"^[| ]*\+- (?:GuardManager|DictGuardManager|DictSubclassGuardManager|RootGuardManager)(?:: source=(?P<source>.+?), accessed_by=)?")
 _LEAF = re.compile(r"^(?P<indent>[| ]*)\+- (?P<kind>[A-Z][A-Z0-9_]+): (?P<code>.*)$")
 _USER_LINE = re.compile(r"#\s.*?(?P<file>[^\s#]+):(?P<line>\d+) in [\w<>.]+(?:\s|$)")
@@ -104,4 +109,13 @@ class GuardsCollector:
                         g.code = same_kind
                     elif g.type == "TENSOR_MATCH" and same_kind:
                         g.code = same_kind + [c for c in g.code if c not in same_kind]
+            if len(rows) > MAX_GUARDS_PER_FRAME:
+                report.diagnose("truncated", f"[{frame.compile_id}] {frame.code.name}: kept {MAX_GUARDS_PER_FRAME} of {len(rows)} guards; "
+                                "run with TORCH_LOGS=guards to print all of them", frame.compile_id)
+                rows = rows[:MAX_GUARDS_PER_FRAME]
+            if frame.guard_tree and len(frame.guard_tree) > MAX_TREE_CHARS:
+                cut = frame.guard_tree.rfind("\n", 0, MAX_TREE_CHARS)
+                report.diagnose("truncated", f"[{frame.compile_id}] {frame.code.name}: guard tree cut at {cut} of {len(frame.guard_tree)} characters; "
+                                "run with TORCH_LOGS=guards to print all of it", frame.compile_id)
+                frame.guard_tree = frame.guard_tree[:cut] + "\n... (truncated)"
             frame.guards = rows

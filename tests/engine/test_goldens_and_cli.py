@@ -89,3 +89,17 @@ def test_engine_never_imports_ipython():
     code = "import sys, compiler, compiler.cli, compiler.collectors; assert 'IPython' not in sys.modules, 'IPython imported'"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_huge_guard_lists_are_capped_with_a_diagnostic(monkeypatch):
+    from compiler.collectors import guards
+
+    from .helpers import run
+
+    monkeypatch.setattr(guards, "MAX_GUARDS_PER_FRAME", 3)
+    monkeypatch.setattr(guards, "MAX_TREE_CHARS", 400)
+    rep = run(CASES["toy_example"]["source"]).report
+    toy = rep["frames"][0]
+    assert len(toy["guards"]) == 3 and toy["guard_tree"].endswith("... (truncated)")
+    cut = [d for d in rep["diagnostics"] if d["kind"] == "truncated"]
+    assert len(cut) >= 2 and all("TORCH_LOGS=guards" in d["message"] for d in cut)

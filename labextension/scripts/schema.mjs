@@ -1,0 +1,56 @@
+/**
+ * Generates labextension/src/schema.ts from compiler/schema/compile_report.v1.schema.json.
+ *
+ *   node labextension/scripts/schema.mjs           rewrite the TypeScript types
+ *   node labextension/scripts/schema.mjs --check   regenerate in memory; exit 1 when the file differs
+ *
+ * The schema is the contract (hand-edited by the engine's owners); the TypeScript is never edited by hand.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compile } from 'json-schema-to-typescript';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SCHEMA = resolve(ROOT, 'compiler/schema/compile_report.v1.schema.json');
+const TARGET = resolve(ROOT, 'labextension/src/schema.ts');
+
+const BANNER = `/* eslint-disable */
+/**
+ * Types for the compile report, generated, do not edit.
+ *
+ * Source: compiler/schema/compile_report.v1.schema.json
+ * Regenerate with \`npm run build:schema\`; CI runs \`npm run check:schema\`, which fails on any drift.
+ */`;
+
+async function generate() {
+  const schema = JSON.parse(await readFile(SCHEMA, 'utf8'));
+  return compile(schema, 'CompileReport', {
+    bannerComment: BANNER,
+    additionalProperties: false,
+    unreachableDefinitions: true,
+    unknownAny: true,
+    cwd: dirname(SCHEMA),
+    style: { singleQuote: true, trailingComma: 'none', arrowParens: 'avoid', printWidth: 100 }
+  });
+}
+
+const generated = await generate();
+if (process.argv.includes('--check')) {
+  let current = '';
+  try {
+    current = await readFile(TARGET, 'utf8');
+  } catch {
+    current = '';
+  }
+  if (current !== generated) {
+    console.error(
+      'labextension/src/schema.ts is out of date with compiler/schema/compile_report.v1.schema.json: run `npm run build:schema` and commit the result.'
+    );
+    process.exit(1);
+  }
+  console.log('labextension/src/schema.ts matches the schema.');
+} else {
+  await writeFile(TARGET, generated);
+  console.log('wrote labextension/src/schema.ts');
+}

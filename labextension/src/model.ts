@@ -1,0 +1,286 @@
+/**
+ * The report model the panes share: the version gate and derived indexes.
+ *
+ * - `checkReport(data)`: is this a report of a major version this renderer draws?
+ * - `ReportIndex`: frames by compile id, recompile chains, the resume-function tree, graphs by id,
+ *   de-duplicated graph breaks, the line key that links source lines, bytecode rows and FX nodes.
+ */
+import type { CompileReport, Frame, Graph, GraphBreak, Guard } from './schema';
+
+/** Schema majors this renderer understands. */
+export const SUPPORTED_MAJORS: readonly number[] = [1];
+
+/** Result of `checkReport`. */
+export type ReportCheck =
+  | { ok: true; report: CompileReport }
+  | { ok: false; kind: 'unsupported-version' | 'malformed'; message: string };
+
+/**
+ * Gate a payload: an unknown major or a payload that is not a report gives a message to show instead.
+ */
+export function checkReport(data: unknown): ReportCheck {
+  let value = data;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return { ok: false, kind: 'malformed', message: 'This Dynamo Explorer output is not valid JSON.' };
+    }
+  }
+  if (!value || typeof value !== 'object') {
+    return { ok: false, kind: 'malformed', message: 'This Dynamo Explorer output holds no report.' };
+  }
+  const report = value as Partial<CompileReport> & { schema_version?: { major?: unknown; minor?: unknown } };
+  const version = report.schema_version;
+  const major = version && typeof version.major === 'number' ? version.major : null;
+  if (major === null) {
+    return {
+      ok: false,
+      kind: 'malformed',
+      message: 'This Dynamo Explorer output has no schema_version: re-run the cell with the installed kernel_ext.'
+    };
+  }
+  if (!SUPPORTED_MAJORS.includes(major)) {
+    const minor = typeof version?.minor === 'number' ? `.${version.minor}` : '';
+    return {
+      ok: false,
+      kind: 'unsupported-version',
+      message:
+        `This report uses schema version ${major}${minor}, but this Dynamo Explorer renderer reads ` +
+        `version ${SUPPORTED_MAJORS.join(', ')}.x: install the same dynamo-explorer version in the kernel and in JupyterLab.`
+    };
+  }
+  if (!Array.isArray(report.frames) || !Array.isArray(report.graphs) || !report.cell) {
+    return {
+      ok: false,
+      kind: 'malformed',
+      message: 'This Dynamo Explorer report lacks frames, graphs or cell: it does not match schema v1.'
+    };
+  }
+  return { ok: true, report: report as CompileReport };
+}
+
+/** A compile id split into its parts: '!1/2/3' -> prefix '!1/', frame 2, index 3. */
+export interface ICompileIdParts {
+  prefix: string;
+  frameId: number;
+  index: number;
+}
+
+/**
+ * Parse a compile id ('0/1' or '!0/1/2' for compiled autograd).
+ */
+export function parseCompileId(id: string): ICompileIdParts {
+  const match = /^(!\d+\/)?(\d+)\/(\d+)$/.exec(id);
+  if (!match) {
+    return { prefix: id, frameId: -1, index: 0 };
+  }
+  return { prefix: match[1] ?? '', frameId: Number(match[2]), index: Number(match[3]) };
+}
+
+/** Recompiles of one code object: frames '0/0', '0/1', ... in compile order. */
+export interface IChain {
+  key: string;
+  frames: Frame[];
+  children: IChain[];
+  parent: IChain | null;
+}
+
+/** One de-duplicated graph break. */
+export interface IBreakGroup {
+  key: string;
+  first: GraphBreak;
+  count: number;
+  frames: Frame[];
+  dataDependent: boolean;
+}
+
+/**
+ * Pattern of a data-dependent graph break: branching on a tensor, or a Python value or output shape
+ * that depends on tensor data (Tensor.item(), nonzero, ...).
+ */
+const DATA_DEPENDENT = /data[- ]dependent|\.item\(\)|capture_scalar_outputs|dynamic[_ ]output[_ ]shape/i;
+
+/**
+ * Is this graph break caused by control flow or values that depend on tensor data?
+ */
+export function isDataDependent(gb: GraphBreak): boolean {
+  return DATA_DEPENDENT.test(gb.gb_type) || DATA_DEPENDENT.test(gb.reason) || DATA_DEPENDENT.test(gb.explanation ?? '');
+}
+
+/**
+ * Derived views of one report, computed once per render.
+ */
+export class ReportIndex {
+  /** Frames by compile id. */
+  readonly frames = new Map<string, Frame>();
+  /** Graphs by id. */
+  readonly graphs = new Map<number, Graph>();
+  /** Chains in first-compile order. */
+  readonly chains: IChain[] = [];
+  /** Chains that are not a resume function of another frame. */
+  readonly roots: IChain[] = [];
+  /** Chain of each frame's compile id. */
+  readonly chainOf = new Map<string, IChain>();
+  /** De-duplicated graph breaks, in first-seen order. */
+  readonly breakGroups: IBreakGroup[] = [];
+
+  constructor(readonly report: CompileReport) {
+    for (const graph of report.graphs) {
+      this.graphs.set(graph.id, graph);
+    }
+    const byKey = new Map<string, IChain>();
+    for (const frame of report.frames) {
+      this.frames.set(frame.compile_id, frame);
+      const parts = parseCompileId(frame.compile_id);
+      const key = parts.frameId < 0 ? frame.compile_id : `${parts.prefix}${parts.frameId}`;
+      let chain = byKey.get(key);
+      if (!chain) {
+        chain = { key, frames: [], children: [], parent: null };
+        byKey.set(key, chain);
+        this.chains.push(chain);
+      }
+      chain.frames.push(frame);
+      this.chainOf.set(frame.compile_id, chain);
+    }
+    for (const chain of this.chains) {
+      const parentId = chain.frames.find(f => f.parent_compile_id)?.parent_compile_id;
+      const parent = parentId ? this.chainOf.get(parentId) : undefined;
+      if (parent && parent !== chain && !this.isAncestor(chain, parent)) {
+        chain.parent = parent;
+        parent.children.push(chain);
+      } else {
+        this.roots.push(chain);
+      }
+    }
+    const groups = new Map<string, IBreakGroup>();
+    for (const frame of report.frames) {
+      for (const gb of frame.graph_breaks) {
+        const key = [gb.gb_type, gb.reason, gb.filename ?? '', gb.line ?? ''].join('\u0000');
+        let group = groups.get(key);
+        if (!group) {
+          group = { key, first: gb, count: 0, frames: [], dataDependent: isDataDependent(gb) };
+          groups.set(key, group);
+          this.breakGroups.push(group);
+        }
+        group.count += 1;
+        if (!group.frames.includes(frame)) {
+          group.frames.push(frame);
+        }
+      }
+    }
+  }
+
+  /** Is `maybeAncestor` above `chain` in the resume tree (guards against cycles)? */
+  private isAncestor(maybeAncestor: IChain, chain: IChain): boolean {
+    for (let c: IChain | null = chain; c; c = c.parent) {
+      if (c === maybeAncestor) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Number of dynamo graphs (AOT graphs are views of those). */
+  get dynamoGraphCount(): number {
+    return this.report.graphs.filter(g => g.kind === 'dynamo').length;
+  }
+
+  /** Number of graph-break records over all frames. */
+  get breakCount(): number {
+    return this.report.frames.reduce((n, f) => n + f.graph_breaks.length, 0);
+  }
+
+  /** Number of recompiles: compiles of a code object after its first. */
+  get recompileCount(): number {
+    return this.report.frames.filter(f => parseCompileId(f.compile_id).index > 0).length;
+  }
+
+  /** Graphs of a frame, in graph_ids order (missing ids skipped). */
+  graphsOf(frame: Frame): Graph[] {
+    const seen = new Set<number>();
+    const out: Graph[] = [];
+    for (const id of frame.graph_ids) {
+      const graph = this.graphs.get(id);
+      if (graph && !seen.has(id)) {
+        seen.add(id);
+        out.push(graph);
+      }
+    }
+    for (const graph of this.report.graphs) {
+      if (graph.compile_id === frame.compile_id && !seen.has(graph.id)) {
+        seen.add(graph.id);
+        out.push(graph);
+      }
+    }
+    return out;
+  }
+
+  /** The compile whose guards failed before this one: recompile_reasons, else the previous in its chain. */
+  previousCompile(frame: Frame): Frame | null {
+    for (const reason of frame.recompile_reasons) {
+      const failed = reason.failed_compile_id ? this.frames.get(reason.failed_compile_id) : undefined;
+      if (failed && failed !== frame) {
+        return failed;
+      }
+    }
+    const chain = this.chainOf.get(frame.compile_id);
+    const pos = chain ? chain.frames.indexOf(frame) : -1;
+    return chain && pos > 0 ? chain.frames[pos - 1] : null;
+  }
+
+  /** Does a frame have a data-dependent graph break? */
+  hasDataDependentBreak(frame: Frame): boolean {
+    return frame.graph_breaks.some(isDataDependent);
+  }
+
+  /**
+   * The key that links rows about one source line across panes.
+   *
+   * Lines of the cell get 'cell:N' whichever filename spelling reached us; other files 'FILE:N'.
+   */
+  lineKey(filename: string | null | undefined, line: number | null | undefined, inCell = false): string | null {
+    if (line === null || line === undefined) {
+      return null;
+    }
+    if (inCell || !filename || filename === this.report.cell.filename) {
+      return `cell:${line}`;
+    }
+    return `${filename}:${line}`;
+  }
+
+  /** Line key of a line of a frame's own code. */
+  frameLineKey(frame: Frame, line: number | null | undefined): string | null {
+    return this.lineKey(frame.code.filename, line, frame.code.in_cell);
+  }
+}
+
+/**
+ * The guards of `previous` that the recompile reasons of `frame` name.
+ *
+ * Dynamo words a failed guard as the check itself ("L['x'] == 3") or, for tensors,
+ * "tensor 'a' dtype mismatch ...": both are matched.
+ */
+export function failedGuards(frame: Frame, previous: Frame | null): Set<Guard> {
+  const out = new Set<Guard>();
+  if (!previous) {
+    return out;
+  }
+  for (const { reason } of frame.recompile_reasons) {
+    const tensorNames = [...reason.matchAll(/tensor '([^']+)'/g)].map(m => m[1]);
+    for (const guard of previous.guards) {
+      const codeHit = guard.code.some(code => code.length > 0 && reason.includes(code));
+      const tensorHit =
+        guard.type === 'TENSOR_MATCH' && tensorNames.some(name => guard.source === `L['${name}']` || guard.source === name);
+      if (codeHit || tensorHit) {
+        out.add(guard);
+      }
+    }
+  }
+  return out;
+}
+
+/** The text that identifies a guard in a diff. */
+export function guardText(guard: Guard): string {
+  return `${guard.type} ${guard.source}: ${guard.code.join(' ; ')}`;
+}

@@ -1,0 +1,95 @@
+/**
+ * Parts of the FX graph pane about single nodes: the details of a clicked node (target, args,
+ * shape/dtype, users, module, line) and the paged table view of all nodes.
+ */
+import type { IViewContext } from '../context';
+import { button, h } from '../dom';
+import { shapeText, type FxModel, type INodeItem } from '../fxmodel';
+import { lineColourClass } from '../linking';
+import type { Frame, Node as FxNode } from '../schema';
+
+/** Rows the table shows per page. */
+const TABLE_PAGE = 500;
+
+/**
+ * The details of one node, with a button that shows its source line.
+ */
+export function nodeDetails(ctx: IViewContext, frame: Frame | null, node: FxNode): HTMLElement[] {
+  const field = (label: string, value: string | null): HTMLElement | null =>
+    value ? h('div', { class: 'jp-DynamoExplorer-field' }, h('dt', { text: label }), h('dd', {}, h('code', { text: value }))) : null;
+  const out: HTMLElement[] = [
+    h('div', { class: 'jp-DynamoExplorer-detailsTitle', text: node.name, data: { node: node.name } }),
+    h(
+      'dl',
+      {},
+      field('op', node.op),
+      field('target', node.target),
+      field('args', node.args),
+      field('kwargs', node.kwargs && node.kwargs !== '{}' ? node.kwargs : null),
+      field('shape / dtype', shapeText(node) || null),
+      field('users', node.users.join(', ') || null),
+      field('module', node.nn_module_stack.join(' › ') || null),
+      field('file', node.filename && node.line !== null ? `${node.filename}:${node.line}` : null)
+    )
+  ];
+  if (node.line !== null && frame) {
+    const line = node.line;
+    out.push(button(`show line ${line}`, () => void ctx.jumpToLine(frame, line), { class: 'jp-DynamoExplorer-link' }));
+  }
+  return out;
+}
+
+/**
+ * Append a page of the node table to `container` (creating the table on the first page).
+ */
+export function renderNodeTable(
+  ctx: IViewContext,
+  container: HTMLElement,
+  model: FxModel,
+  from: number,
+  group: string,
+  inFrameFile: (filename: string | null) => boolean,
+  onSelect: (item: INodeItem) => void
+): void {
+  let table = container.querySelector('table');
+  if (!table) {
+    table = h(
+      'table',
+      { class: 'jp-DynamoExplorer-table' },
+      h('thead', {}, h('tr', {}, ...['name', 'op', 'target', 'args', 'shape / dtype', 'line', 'module'].map(t => h('th', { text: t })))),
+      h('tbody')
+    );
+    container.appendChild(table);
+  }
+  const tbody = table.querySelector('tbody')!;
+  for (const item of model.nodes.slice(from, from + TABLE_PAGE)) {
+    const n = item.node;
+    const row = h(
+      'tr',
+      { data: { node: n.name }, onclick: () => onSelect(item) },
+      h('td', { text: n.name }),
+      h('td', { text: n.op }),
+      h('td', { text: n.target }),
+      h('td', { text: n.args }),
+      h('td', { text: shapeText(n) }),
+      h('td', { text: n.line === null ? '' : String(n.line) }),
+      h('td', { text: n.nn_module_stack[n.nn_module_stack.length - 1] ?? '' })
+    );
+    if (n.line !== null) {
+      row.classList.add(lineColourClass(n.line));
+    }
+    ctx.linker.register(group, row, ctx.index.lineKey(n.filename, n.line, inFrameFile(n.filename)));
+    tbody.appendChild(row);
+  }
+  container.querySelector('.jp-DynamoExplorer-more')?.remove();
+  const next = from + TABLE_PAGE;
+  if (next < model.nodes.length) {
+    container.appendChild(
+      button(
+        `show ${Math.min(TABLE_PAGE, model.nodes.length - next)} more of ${model.nodes.length - next}`,
+        () => renderNodeTable(ctx, container, model, next, group, inFrameFile, onSelect),
+        { class: 'jp-DynamoExplorer-more' }
+      )
+    );
+  }
+}

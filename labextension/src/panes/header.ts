@@ -1,0 +1,83 @@
+/**
+ * Header pane: device, backend, scope, counts of frames / graphs / breaks / recompiles, compile time,
+ * and banners for the cell's exception, capture diagnostics and torch log records.
+ */
+import type { IViewContext } from '../context';
+import { button, formatSeconds, h, plural } from '../dom';
+
+/**
+ * Build the header of a report.
+ */
+export function renderHeader(ctx: IViewContext): HTMLElement {
+  const { report, index } = ctx;
+  const fact = (label: string, value: string, title?: string): HTMLElement =>
+    h('span', { class: 'jp-DynamoExplorer-fact', title }, h('span', { class: 'jp-DynamoExplorer-factLabel', text: label }), value);
+  const count = (name: string, value: number, label: string): HTMLElement =>
+    h(
+      'span',
+      { class: 'jp-DynamoExplorer-count' },
+      h('span', { class: 'jp-DynamoExplorer-countValue', text: String(value), data: { count: name } }),
+      ` ${label}${value === 1 ? '' : 's'}`
+    );
+  const opts = report.options;
+  const backendExtras = [
+    opts.mode ? `mode=${opts.mode}` : '',
+    opts.dynamic !== null ? `dynamic=${opts.dynamic}` : '',
+    opts.fullgraph ? 'fullgraph' : ''
+  ].filter(Boolean);
+  const element = h(
+    'div',
+    { class: 'jp-DynamoExplorer-header', data: { pane: 'header' } },
+    h(
+      'div',
+      { class: 'jp-DynamoExplorer-facts' },
+      h('span', { class: 'jp-DynamoExplorer-brand', text: 'Dynamo Explorer' }),
+      fact('device', report.device),
+      fact('backend', report.backend + (backendExtras.length ? ` (${backendExtras.join(', ')})` : '')),
+      fact('scope', report.scope, report.scope_reason),
+      fact('compile', formatSeconds(report.timings.compile_s), `wall ${formatSeconds(report.timings.wall_s)}`),
+      fact('torch', report.torch_version, `Python ${report.python_version}`)
+    ),
+    h(
+      'div',
+      { class: 'jp-DynamoExplorer-counts' },
+      count('frames', report.frames.length, 'frame'),
+      count('graphs', index.dynamoGraphCount, 'graph'),
+      count('breaks', index.breakCount, 'graph break'),
+      count('recompiles', index.recompileCount, 'recompile')
+    )
+  );
+  if (report.error) {
+    const err = report.error;
+    const frame = err.compile_id ? (index.frames.get(err.compile_id) ?? null) : null;
+    element.appendChild(
+      h(
+        'div',
+        { class: 'jp-DynamoExplorer-banner jp-mod-error', data: { banner: 'error' } },
+        h('strong', { text: `The cell raised ${err.type}: ` }),
+        h('span', { class: 'jp-DynamoExplorer-message', text: err.message }),
+        err.line !== null ? button(`line ${err.line}`, () => void ctx.jumpToLine(frame, err.line!), { class: 'jp-DynamoExplorer-link' }) : null
+      )
+    );
+  }
+  for (const diag of report.diagnostics) {
+    element.appendChild(
+      h(
+        'div',
+        { class: 'jp-DynamoExplorer-banner jp-mod-warning', data: { banner: 'diagnostic' } },
+        h('strong', { text: `${diag.kind}${diag.compile_id ? ` [${diag.compile_id}]` : ''}: ` }),
+        h('span', { class: 'jp-DynamoExplorer-message', text: diag.message })
+      )
+    );
+  }
+  if (report.logs.length > 0) {
+    const details = h('details', { class: 'jp-DynamoExplorer-logs' }, h('summary', { text: plural(report.logs.length, 'torch log record') }));
+    for (const log of report.logs) {
+      details.appendChild(
+        h('pre', { class: `jp-DynamoExplorer-log jp-mod-${log.level.toLowerCase()}`, text: `${log.level} ${log.logger}${log.compile_id ? ` [${log.compile_id}]` : ''}: ${log.message}` })
+      );
+    }
+    element.appendChild(details);
+  }
+  return element;
+}

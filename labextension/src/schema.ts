@@ -1,0 +1,484 @@
+/* eslint-disable */
+/**
+ * Types for the compile report, generated, do not edit.
+ *
+ * Source: compiler/schema/compile_report.v1.schema.json
+ * Regenerate with `npm run build:schema`; CI runs `npm run check:schema`, which fails on any drift.
+ */
+
+/**
+ * error > skipped > graph_break > recompile > empty > ok: the first that applies.
+ *
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "FrameStatus".
+ */
+export type FrameStatus = 'ok' | 'graph_break' | 'recompile' | 'skipped' | 'error' | 'empty';
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "GraphKind".
+ */
+export type GraphKind = 'dynamo' | 'aot_joint' | 'aot_forward' | 'aot_backward' | 'aot_inference';
+
+/**
+ * Everything TorchDynamo did while one notebook cell (or script) ran under Dynamo Explorer. Hand-edited: this file is the contract. Python validates against it (compiler/schema/__init__.py) and the TypeScript types in labextension/src/schema.ts are generated from it. Names reuse Dynamo's own identifiers verbatim (compile ids '0/0', guard kinds, FX ops, graph-break types).
+ */
+export interface CompileReport {
+  schema_version: SchemaVersion;
+  /**
+   * torch.__version__, e.g. '2.13.0+cpu'.
+   */
+  torch_version: string;
+  /**
+   * platform.python_version().
+   */
+  python_version: string;
+  /**
+   * Device the compiled graphs ran on: 'cpu', 'cuda', ... ('cpu' when no graph saw a tensor).
+   */
+  device: string;
+  /**
+   * Backend name as given to torch.compile: 'inductor', 'eager', 'aot_eager', ...
+   */
+  backend: string;
+  options: RunOptions;
+  /**
+   * 'cell': the cell's top level was compiled as one frame. 'frames': the cell ran as plain Python and every Python frame it called was compiled.
+   */
+  scope: 'cell' | 'frames';
+  /**
+   * Why this scope was used (for scope 'auto', what decided it).
+   */
+  scope_reason: string;
+  cell: CellSource;
+  /**
+   * Every frame Dynamo compiled (or tried to) during the run, in compile order.
+   */
+  frames: Frame[];
+  graphs: Graph[];
+  output_code: OutputCode[];
+  symbols: Symbol[];
+  shape_guards: ShapeGuard[];
+  /**
+   * Warnings and errors that torch's loggers emitted during the run (kept out of stderr).
+   */
+  logs: LogRecord[];
+  /**
+   * The exception the cell raised, or null.
+   */
+  error: null | ErrorInfo;
+  /**
+   * Problems of the capture itself (never of the user's code).
+   */
+  diagnostics: Diagnostic[];
+  timings: RunTimings;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "SchemaVersion".
+ */
+export interface SchemaVersion {
+  /**
+   * Also carried by the MIME type application/vnd.dynamo-explorer.report.v1+json.
+   */
+  major: 1;
+  minor: number;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "RunOptions".
+ */
+export interface RunOptions {
+  backend: string;
+  mode: string | null;
+  dynamic: boolean | null;
+  fullgraph: boolean;
+  scope: 'auto' | 'cell' | 'frames';
+  recompile_limit: number | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "CellSource".
+ */
+export interface CellSource {
+  /**
+   * Filename Dynamo and tracebacks use for the cell's code.
+   */
+  filename: string;
+  /**
+   * The cell text. Line N of this text is line N everywhere in the report when the filename is the cell's.
+   */
+  source: string;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Frame".
+ */
+export interface Frame {
+  /**
+   * As Dynamo prints it: '[0/0]' without brackets. Keep in sync with torch/_guards.py CompileId.__str__.
+   */
+  compile_id: string;
+  /**
+   * Restart count: the final trace of '0/0' after one restart is '0/0_1'.
+   */
+  attempt: number;
+  status: FrameStatus;
+  code: CodeInfo;
+  /**
+   * For a resume function: the frame whose modified bytecode created it.
+   */
+  parent_compile_id: string | null;
+  original_bytecode: Instruction[];
+  modified_bytecode: Instruction[];
+  /**
+   * depyf's decompilation of the modified code, or null when it failed (then see decompile_error and modified_bytecode).
+   */
+  decompiled_source: string | null;
+  decompile_error: string | null;
+  guards: Guard[];
+  /**
+   * The guard-manager tree exactly as TORCH_LOGS=guards prints it.
+   */
+  guard_tree: string | null;
+  graph_breaks: GraphBreak[];
+  recompile_reasons: RecompileReason[];
+  /**
+   * Ids of the graphs (dynamo and AOT) compiled for this frame.
+   */
+  graph_ids: number[];
+  /**
+   * compilation_metrics.fail_type, e.g. 'Unsupported'.
+   */
+  fail_type: string | null;
+  fail_reason: string | null;
+  /**
+   * entire_frame_compile_time_s.
+   */
+  compile_time_s: number | null;
+  phases: Phase[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "CodeInfo".
+ */
+export interface CodeInfo {
+  /**
+   * co_name, e.g. 'toy_example' or 'torch_dynamo_resume_in_toy_example_at_4'.
+   */
+  name: string;
+  filename: string;
+  firstlineno: number;
+  /**
+   * A resume function Dynamo generated after a graph break.
+   */
+  is_resume: boolean;
+  /**
+   * The code was defined in the explored cell (its lines are cell lines).
+   */
+  in_cell: boolean;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Instruction".
+ */
+export interface Instruction {
+  offset: number;
+  opname: string;
+  argrepr: string;
+  /**
+   * Source line this instruction belongs to (the cell's line for cell code).
+   */
+  line: number | null;
+  is_jump_target: boolean;
+  /**
+   * Offset this instruction jumps to.
+   */
+  jump_target: number | null;
+  /**
+   * What a Dynamo-installed global names: a compiled graph, a resume function, ...
+   */
+  ref: null | NameRef;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "NameRef".
+ */
+export interface NameRef {
+  kind: 'compiled_fn' | 'resume' | 'import' | 'builtins_dict';
+  /**
+   * The global, e.g. '__compiled_fn_1_<uuid>' or '__resume_at_30_2'.
+   */
+  name: string;
+  /**
+   * For compiled_fn: the dynamo graph it runs.
+   */
+  graph_id: number | null;
+  /**
+   * For resume: the frame the resume function was compiled as.
+   */
+  compile_id: string | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Guard".
+ */
+export interface Guard {
+  /**
+   * Guard kind as GuardBuilder names it: TENSOR_MATCH, ID_MATCH, TYPE_MATCH, EQUALS_MATCH, SEQUENCE_LENGTH, SHAPE_ENV, ... (free text: it varies by torch version).
+   */
+  type: string;
+  /**
+   * Source expression, e.g. L['a'] or G['torch'].
+   */
+  source: string;
+  /**
+   * The checks, as the guard tree prints them.
+   */
+  code: string[];
+  /**
+   * User line that introduced the guard (in code.filename of its frame).
+   */
+  line: number | null;
+  /**
+   * GuardSource: LOCAL, GLOBAL, ...
+   */
+  origin: string;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "GraphBreak".
+ */
+export interface GraphBreak {
+  /**
+   * e.g. 'GB0170' (torch/_dynamo/graph_break_registry.json).
+   */
+  gb_id: string | null;
+  /**
+   * e.g. 'Data-dependent branching'.
+   */
+  gb_type: string;
+  /**
+   * The 'Graph Break Reason' text Dynamo logged.
+   */
+  reason: string;
+  explanation: string | null;
+  hints: string[];
+  doc_url: string | null;
+  /**
+   * Developer debug context.
+   */
+  context: string | null;
+  filename: string | null;
+  /**
+   * Line of the break ('Graph break in user code at FILE:LINE').
+   */
+  line: number | null;
+  user_stack: StackFrame[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "StackFrame".
+ */
+export interface StackFrame {
+  filename: string;
+  line: number | null;
+  name: string;
+  code?: string | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "RecompileReason".
+ */
+export interface RecompileReason {
+  /**
+   * The earlier compile whose guard failed.
+   */
+  failed_compile_id: string | null;
+  /**
+   * The failing guard, e.g. "tensor 'a' dtype mismatch. expected Float, actual Double".
+   */
+  reason: string;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Phase".
+ */
+export interface Phase {
+  /**
+   * chromium_event name: bytecode_tracing, aot_collect_metadata, inductor_compile, ...
+   */
+  name: string;
+  ms: number;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Graph".
+ */
+export interface Graph {
+  id: number;
+  compile_id: string;
+  kind: GraphKind;
+  /**
+   * For dynamo graphs the __compiled_fn_N global that calls it.
+   */
+  name: string | null;
+  nodes: Node[];
+  /**
+   * Readable code (print_readable).
+   */
+  code: string;
+  /**
+   * Graphviz DOT source; rendered in the browser.
+   */
+  dot: string | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Node".
+ */
+export interface Node {
+  name: string;
+  /**
+   * torch.fx Node.op.
+   */
+  op: 'placeholder' | 'get_attr' | 'call_function' | 'call_method' | 'call_module' | 'output';
+  target: string;
+  /**
+   * repr of Node.args, nodes by name.
+   */
+  args: string;
+  kwargs: string;
+  users: string[];
+  /**
+   * Sizes; symbolic sizes as strings ('s97').
+   */
+  shape: (number | string)[] | null;
+  dtype: string | null;
+  line: number | null;
+  filename: string | null;
+  /**
+   * Module paths from outermost to innermost, e.g. ['L[\'self\'].lin'].
+   */
+  nn_module_stack: string[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "OutputCode".
+ */
+export interface OutputCode {
+  compile_id: string;
+  kind: 'forward' | 'backward' | 'inference';
+  /**
+   * Inductor's generated wrapper module.
+   */
+  source: string;
+  kernels: Kernel[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Kernel".
+ */
+export interface Kernel {
+  name: string;
+  language: 'cpp' | 'triton' | 'python';
+  source: string;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Symbol".
+ */
+export interface Symbol {
+  compile_id: string;
+  /**
+   * e.g. 's97' (hashed from its source, not sequential).
+   */
+  symbol: string;
+  /**
+   * e.g. L['x'].size()[0].
+   */
+  source: string;
+  /**
+   * Hint value when it was created.
+   */
+  value: string;
+  /**
+   * Value range, e.g. '[2, int_oo]'.
+   */
+  range: string;
+  line: number | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "ShapeGuard".
+ */
+export interface ShapeGuard {
+  compile_id: string;
+  /**
+   * e.g. 'Eq(s97, s52)'.
+   */
+  expr: string;
+  line: number | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "LogRecord".
+ */
+export interface LogRecord {
+  level: string;
+  logger: string;
+  message: string;
+  compile_id: string | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "ErrorInfo".
+ */
+export interface ErrorInfo {
+  /**
+   * Exception class name.
+   */
+  type: string;
+  message: string;
+  /**
+   * Cell line where it happened (from real_stack for Dynamo errors).
+   */
+  line: number | null;
+  compile_id: string | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Diagnostic".
+ */
+export interface Diagnostic {
+  /**
+   * collector_failed: one artifact could not be captured; schema_mismatch: the report does not match this schema; shared_cache: a frame's cache is shared with the user's own compiled code; compile_failed: Dynamo could not compile a frame and ran it eagerly; recompile_limit: a frame hit recompile_limit; truncated: an artifact was too large to keep whole (the message says what was cut and where to see all of it).
+   */
+  kind:
+    | 'collector_failed'
+    | 'schema_mismatch'
+    | 'shared_cache'
+    | 'compile_failed'
+    | 'recompile_limit'
+    | 'unsupported_torch'
+    | 'truncated';
+  message: string;
+  compile_id?: string | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "RunTimings".
+ */
+export interface RunTimings {
+  /**
+   * Wall time of the run, compiles included.
+   */
+  wall_s: number;
+  /**
+   * Sum of entire_frame_compile_time_s.
+   */
+  compile_s: number;
+  /**
+   * Time spent building this report after the run.
+   */
+  capture_s: number;
+}

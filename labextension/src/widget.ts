@@ -1,0 +1,68 @@
+/**
+ * The Lumino widget JupyterLab creates for each output with our MIME type.
+ */
+import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
+import { Widget } from '@lumino/widgets';
+import { h } from './dom';
+import { checkReport } from './model';
+import { ReportView } from './view';
+
+/** Class of the renderer's root node (the browser tests select on it). */
+export const CLASS_NAME = 'jp-DynamoExplorer';
+
+/**
+ * Renders one compile report.
+ */
+export class RenderedReport extends Widget implements IRenderMime.IRenderer {
+  private _view: ReportView | null = null;
+
+  /**
+   * Construct a renderer for one MIME type.
+   */
+  constructor(private readonly _mimeType: string) {
+    super();
+    this.addClass(CLASS_NAME);
+    this.node.dataset.status = 'loading';
+  }
+
+  /** The view drawn now (null before the first render or for a rejected payload). */
+  get view(): ReportView | null {
+    return this._view;
+  }
+
+  /**
+   * Render a report into the widget.
+   */
+  async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
+    const started = performance.now();
+    this._teardown();
+    const node = this.node;
+    while (node.firstChild) {
+      node.removeChild(node.firstChild);
+    }
+    node.dataset.status = 'loading';
+    const check = checkReport(model.data[this._mimeType]);
+    if (!check.ok) {
+      node.appendChild(h('div', { class: `jp-DynamoExplorer-unsupported jp-mod-${check.kind}`, text: check.message, data: { problem: check.kind } }));
+      node.dataset.status = 'ready';
+      return;
+    }
+    this._view = new ReportView(node, check.report);
+    await this._view.start();
+    // For the benchmark: milliseconds from renderModel() to the first complete view.
+    node.dataset.renderMs = String(Math.round(performance.now() - started));
+  }
+
+  /**
+   * Dispose of the view and its listeners.
+   */
+  dispose(): void {
+    this._teardown();
+    super.dispose();
+  }
+
+  private _teardown(): void {
+    this._view?.dispose();
+    this._view = null;
+  }
+}

@@ -1,0 +1,259 @@
+/**
+ * Renders every golden report through the real renderer (jsdom + real wasm graphviz) and checks what a
+ * user sees: panes present, counts right, frame tree, links resolved, SVG drawn, breaks marked, hover links.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CompileReport, Frame } from '../src/schema';
+import { loadGoldens, pane, render, settled } from './helpers';
+
+const PANES = ['frames', 'source', 'original-bytecode', 'modified-bytecode', 'guards', 'graph-breaks', 'fx-graph'];
+
+afterEach(() => {
+  document.body.textContent = '';
+});
+
+/** Compile ids whose second number is > 0 (recompiles), computed here independently of the renderer. */
+function recompiles(report: CompileReport): number {
+  return report.frames.filter(f => Number(f.compile_id.split('/').pop()) > 0).length;
+}
+
+async function select(root: HTMLElement, frame: Frame): Promise<void> {
+  const chip = root.querySelector<HTMLElement>(`[data-pane="frames"] [data-compile-id="${frame.compile_id}"]`);
+  expect(chip, `chip of [${frame.compile_id}]`).not.toBeNull();
+  chip!.click();
+  await settled(root);
+  expect(root.querySelector<HTMLElement>('.jp-DynamoExplorer-frameTitle')!.dataset.compileId).toBe(frame.compile_id);
+}
+
+describe.each(loadGoldens())('golden %s', (_name, report) => {
+  it('renders every pane and reaches ready', async () => {
+    const { root } = await render(report);
+    expect(root.classList.contains('jp-DynamoExplorer')).toBe(true);
+    expect(root.dataset.status).toBe('ready');
+    for (const name of PANES) {
+      expect(root.querySelectorAll(`[data-pane="${name}"]`), name).toHaveLength(1);
+    }
+    expect(root.querySelector('.jp-DynamoExplorer-unsupported')).toBeNull();
+  });
+
+  it('shows the right counts', async () => {
+    const { root } = await render(report);
+    const count = (name: string): number => Number(root.querySelector(`[data-count="${name}"]`)!.textContent);
+    expect(count('frames')).toBe(report.frames.length);
+    expect(count('graphs')).toBe(report.graphs.filter(g => g.kind === 'dynamo').length);
+    expect(count('breaks')).toBe(report.frames.reduce((n, f) => n + f.graph_breaks.length, 0));
+    expect(count('recompiles')).toBe(recompiles(report));
+    const breakCards = pane(root, 'graph-breaks').querySelectorAll<HTMLElement>('.jp-DynamoExplorer-break');
+    const unique = new Set(report.frames.flatMap(f => f.graph_breaks.map(gb => JSON.stringify([gb.gb_type, gb.reason, gb.filename, gb.line]))));
+    expect(breakCards).toHaveLength(unique.size);
+    const total = Array.from(breakCards).reduce((n, c) => n + Number(c.dataset.count), 0);
+    expect(total).toBe(count('breaks'));
+  });
+
+  it('nests resume functions under their parent and chains recompiles', async () => {
+    const { root } = await render(report);
+    const nav = pane(root, 'frames');
+    expect(nav.querySelectorAll('[data-compile-id]')).toHaveLength(report.frames.length);
+    for (const frame of report.frames) {
+      const chip = nav.querySelector<HTMLElement>(`[data-compile-id="${frame.compile_id}"]`)!;
+      expect(chip.dataset.status).toBe(frame.status);
+      if (frame.parent_compile_id && report.frames.some(f => f.compile_id === frame.parent_compile_id)) {
+        const ownItem = chip.closest('li')!;
+        const parentItem = ownItem.parentElement!.closest('li');
+        expect(parentItem, `[${frame.compile_id}] nested`).not.toBeNull();
+        const parentIds = Array.from(parentItem!.querySelector(':scope > .jp-DynamoExplorer-treeRow')!.querySelectorAll<HTMLElement>('[data-compile-id]')).map(c => c.dataset.compileId);
+        const parent = report.frames.find(f => f.compile_id === frame.parent_compile_id)!;
+        const parentChain = parent.compile_id.replace(/\/\d+$/, '');
+        expect(parentIds.some(id => id!.replace(/\/\d+$/, '') === parentChain)).toBe(true);
+      }
+      const chainKey = frame.compile_id.replace(/\/\d+$/, '');
+      const sameChain = report.frames.filter(f => f.compile_id.replace(/\/\d+$/, '') === chainKey);
+      const row = chip.closest('.jp-DynamoExplorer-treeRow')!;
+      expect(row.querySelectorAll('[data-compile-id]')).toHaveLength(sameChain.length);
+    }
+  });
+
+  it('resolves __compiled_fn_* and __resume_at_* links', async () => {
+    const { root } = await render(report);
+    const graphIds = new Set(report.graphs.map(g => g.id));
+    const frameIds = new Set(report.frames.map(f => f.compile_id));
+    for (const frame of report.frames) {
+      await select(root, frame);
+      const modified = pane(root, 'modified-bytecode');
+      for (const ins of frame.modified_bytecode) {
+        const ref = ins.ref;
+        if (ref?.kind === 'compiled_fn' && ref.graph_id !== null && graphIds.has(ref.graph_id)) {
+          expect(modified.querySelector(`a[data-ref-kind="compiled_fn"][data-graph-id="${ref.graph_id}"]`), ref.name).not.toBeNull();
+        }
+        if (ref?.kind === 'resume' && ref.compile_id !== null && frameIds.has(ref.compile_id)) {
+          expect(modified.querySelector(`a[data-ref-kind="resume"][data-compile-id="${ref.compile_id}"]`), ref.name).not.toBeNull();
+        }
+      }
+    }
+    // Follow each link once: a compiled_fn link shows its graph, a resume link shows its frame.
+    for (const frame of report.frames) {
+      for (const ins of frame.modified_bytecode) {
+        const ref = ins.ref;
+        if (!ref || !((ref.kind === 'compiled_fn' && ref.graph_id !== null && graphIds.has(ref.graph_id)) || (ref.kind === 'resume' && ref.compile_id && frameIds.has(ref.compile_id)))) {
+          continue;
+        }
+        await select(root, frame);
+        const selector = ref.kind === 'compiled_fn' ? `a[data-graph-id="${ref.graph_id}"]` : `a[data-ref-kind="resume"][data-compile-id="${ref.compile_id}"]`;
+        pane(root, 'modified-bytecode').querySelector<HTMLElement>(selector)!.click();
+        await settled(root);
+        if (ref.kind === 'compiled_fn') {
+          expect(pane(root, 'fx-graph').dataset.graphId).toBe(String(ref.graph_id));
+          const graph = report.graphs.find(g => g.id === ref.graph_id)!;
+          expect(root.querySelector<HTMLElement>('.jp-DynamoExplorer-frameTitle')!.dataset.compileId).toBe(graph.compile_id);
+        } else {
+          expect(root.querySelector<HTMLElement>('.jp-DynamoExplorer-frameTitle')!.dataset.compileId).toBe(ref.compile_id);
+        }
+      }
+    }
+  });
+
+  it('draws each frame graph as SVG with one box per FX node', async () => {
+    const { root } = await render(report);
+    for (const frame of report.frames) {
+      await select(root, frame);
+      const fx = pane(root, 'fx-graph');
+      const graph = report.graphs.find(g => frame.graph_ids.includes(g.id) && g.kind === 'dynamo');
+      if (!graph) {
+        expect(fx.querySelector('svg')).toBeNull();
+        continue;
+      }
+      expect(fx.dataset.state).toBe('drawn');
+      const drawn = Array.from(fx.querySelectorAll<SVGGElement>('svg g.node[data-node]')).map(g => g.getAttribute('data-node'));
+      expect(drawn.sort()).toEqual(graph.nodes.map(n => n.name).sort());
+      // Clicking a node shows its details.
+      const node = graph.nodes.find(n => n.op === 'call_function') ?? graph.nodes[0];
+      fx.querySelector(`svg g.node[data-node="${node.name}"]`)!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      const details = fx.querySelector('.jp-DynamoExplorer-nodeDetails')!;
+      expect(details.querySelector('[data-node]')!.textContent).toBe(node.name);
+      expect(details.textContent).toContain(node.target);
+    }
+  });
+
+  it('marks graph-break lines in the source gutter and jumps to them', async () => {
+    const { root } = await render(report);
+    for (const frame of report.frames) {
+      const breaks = frame.graph_breaks.filter(gb => gb.line !== null && gb.filename === report.cell.filename);
+      if (!frame.code.in_cell || breaks.length === 0) {
+        continue;
+      }
+      await select(root, frame);
+      const source = pane(root, 'source');
+      for (const gb of breaks) {
+        const row = source.querySelector<HTMLElement>(`[data-line="${gb.line}"]`)!;
+        expect(row.classList.contains('jp-mod-break')).toBe(true);
+        expect(row.querySelector('[data-mark="break"]')).not.toBeNull();
+        expect(row.textContent).toContain(report.cell.source.split('\n')[gb.line! - 1].trim());
+      }
+      const jump = pane(root, 'graph-breaks').querySelector<HTMLElement>(`[data-jump="${breaks[0].line}"]`)!;
+      jump.click();
+      await settled(root);
+      expect(pane(root, 'source').querySelector(`[data-line="${breaks[0].line}"]`)!.classList.contains('jp-mod-selected')).toBe(true);
+    }
+  });
+
+  it('links a hovered source line to its bytecode rows and FX nodes', async () => {
+    const { root } = await render(report);
+    for (const frame of report.frames.filter(f => f.code.in_cell)) {
+      await select(root, frame);
+      const line = frame.original_bytecode.find(i => i.line !== null && i.line > frame.code.firstlineno)?.line;
+      if (line === undefined) {
+        continue;
+      }
+      pane(root, 'source').querySelector(`[data-line="${line}"] .jp-DynamoExplorer-lineCode`)!.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+      const linkedOriginal = pane(root, 'original-bytecode').querySelectorAll('.jp-mod-linked');
+      expect(linkedOriginal.length).toBe(frame.original_bytecode.filter(i => i.line === line).length);
+      const graph = report.graphs.find(g => frame.graph_ids.includes(g.id) && g.kind === 'dynamo');
+      const nodesOnLine = graph ? graph.nodes.filter(n => n.line === line && (n.filename === report.cell.filename || n.filename === frame.code.filename)) : [];
+      expect(pane(root, 'fx-graph').querySelectorAll('svg g.node.jp-mod-linked')).toHaveLength(nodesOnLine.length);
+      root.dispatchEvent(new MouseEvent('mouseleave'));
+      expect(root.querySelectorAll('.jp-mod-linked')).toHaveLength(0);
+      // And back: hovering an FX node of that line lights the source line.
+      const node = pane(root, 'fx-graph').querySelector(`svg g.node[data-line-key="cell:${line}"]`);
+      if (node && frame.code.filename === report.cell.filename) {
+        node.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+        expect(pane(root, 'source').querySelector(`[data-line="${line}"]`)!.classList.contains('jp-mod-linked')).toBe(true);
+        root.dispatchEvent(new MouseEvent('mouseleave'));
+      }
+    }
+  });
+
+  it('shows guards grouped by source, with the failed guard of a recompile', async () => {
+    const { root } = await render(report);
+    for (const frame of report.frames) {
+      await select(root, frame);
+      const guards = pane(root, 'guards');
+      for (let more = guards.querySelector<HTMLElement>('.jp-DynamoExplorer-more'); more; more = guards.querySelector<HTMLElement>('.jp-DynamoExplorer-more')) {
+        more.click();
+      }
+      expect(guards.querySelectorAll('.jp-DynamoExplorer-guardGroup .jp-DynamoExplorer-guard')).toHaveLength(frame.guards.length);
+      expect(guards.querySelectorAll('.jp-DynamoExplorer-guardGroup')).toHaveLength(new Set(frame.guards.map(g => g.source)).size);
+      if (frame.recompile_reasons.length > 0) {
+        const reasons = guards.querySelector('[data-section="recompile-reasons"]')!;
+        for (const r of frame.recompile_reasons) {
+          expect(reasons.textContent).toContain(r.reason);
+        }
+        expect(guards.querySelector('[data-section="guard-diff"]')).not.toBeNull();
+      }
+    }
+  });
+});
+
+describe('FX node search', () => {
+  it('finds a node by name, draws it and shows its details', async () => {
+    const [, report] = loadGoldens().find(([, r]) => r.graphs.some(g => g.kind === 'dynamo' && g.nodes.length > 3))!;
+    const { root } = await render(report);
+    const fx = pane(root, 'fx-graph');
+    const graphId = Number(fx.dataset.graphId);
+    const graph = report.graphs.find(g => g.id === graphId)!;
+    const target = graph.nodes[graph.nodes.length - 2];
+    const input = fx.querySelector<HTMLInputElement>('input[type="search"]')!;
+    input.value = target.name;
+    input.dispatchEvent(new Event('input'));
+    const hit = fx.querySelector<HTMLElement>(`.jp-DynamoExplorer-searchResults button[data-node="${target.name}"]`)!;
+    expect(hit).not.toBeNull();
+    hit.click();
+    await settled(root);
+    await new Promise(r => setTimeout(r, 50));
+    expect(fx.querySelector(`svg g.node[data-node="${target.name}"]`)!.classList.contains('jp-mod-selected')).toBe(true);
+    expect(fx.querySelector('.jp-DynamoExplorer-detailsTitle')!.textContent).toBe(target.name);
+    input.value = 'no-such-node-anywhere';
+    input.dispatchEvent(new Event('input'));
+    expect(fx.querySelector('.jp-DynamoExplorer-searchResults')!.textContent).toContain('no node matches');
+  });
+
+  it('shows the table view', async () => {
+    const [, report] = loadGoldens().find(([, r]) => r.graphs.some(g => g.kind === 'dynamo'))!;
+    const { root } = await render(report);
+    const fx = pane(root, 'fx-graph');
+    const graph = report.graphs.find(g => g.id === Number(fx.dataset.graphId))!;
+    fx.querySelector<HTMLElement>('.jp-DynamoExplorer-toggle button[data-value="table"]')!.click();
+    await new Promise(r => setTimeout(r, 20));
+    const rows = fx.querySelectorAll('table tbody tr');
+    expect(rows).toHaveLength(graph.nodes.length);
+    expect(fx.querySelector('.jp-DynamoExplorer-picture')!.hasAttribute('hidden')).toBe(true);
+  });
+});
+
+describe('recompiles', () => {
+  const withRecompile = loadGoldens().filter(([, r]) => r.frames.some(f => f.recompile_reasons.length > 0 && /tensor '/.test(f.recompile_reasons[0].reason)));
+
+  it.runIf(withRecompile.length > 0)('highlights the tensor guard that failed', async () => {
+    const [, report] = withRecompile[0];
+    const { root } = await render(report);
+    const frame = report.frames.find(f => f.recompile_reasons.length > 0)!;
+    await select(root, frame);
+    const failed = pane(root, 'guards').querySelectorAll('.jp-mod-failed');
+    expect(failed.length).toBeGreaterThan(0);
+    const name = /tensor '([^']+)'/.exec(frame.recompile_reasons[0].reason)![1];
+    expect(Array.from(failed).some(el => el.textContent!.includes(name))).toBe(true);
+  });
+
+  it('has a golden with a recompile', () => {
+    expect(withRecompile.length).toBeGreaterThan(0);
+  });
+});

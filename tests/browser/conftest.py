@@ -1,0 +1,71 @@
+"""Fixtures for the browser tests: a JupyterLab server (module scope) and a chromium page.
+
+Contents:
+- ``lab`` (module): ``labserver.LabServer`` started in a temp dir, stopped by PID at the end, with
+  an assertion that none of its processes is left.
+- ``browser`` (module): headless /usr/bin/chromium. A missing browser skips locally and FAILS in CI
+  (env CI=true), as does an unbuilt renderer.
+- ``page``: a fresh page that records dialogs (``page.dialogs``) and page errors (``page.errors``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import labserver  # noqa: E402
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def _unavailable(reason: str):
+    if IN_CI:
+        pytest.fail(f"browser tests cannot run in CI: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    problem = labserver.labextension_problem()
+    if problem:
+        _unavailable(problem)
+    server = labserver.LabServer(tmp_path_factory.mktemp("lab")).start()
+    try:
+        yield server
+    finally:
+        left = server.stop()
+        assert left == [], f"processes of the JupyterLab server still alive: {left}"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    problem = labserver.browser_missing()
+    if problem:
+        _unavailable(problem)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = labserver.launch_chromium(pw)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1500, "height": 2200})
+    pg = context.new_page()
+    pg.dialogs = []
+    pg.errors = []
+    pg.on("dialog", lambda d: (pg.dialogs.append(d.message), d.dismiss()))
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    try:
+        yield pg
+    finally:
+        context.close()

@@ -1,0 +1,69 @@
+"""Every golden report, opened as a saved (untrusted) notebook output in a real JupyterLab.
+
+The notebook holds each tests/goldens/*.report.json as a display_data output, as a saved
+``%%dynamo`` notebook does; no kernel runs. Each output must reach ``data-status="ready"`` with every
+pane, an SVG for each frame graph, no error in the page; a screenshot of each lands in
+artifacts/browser/goldens/.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import labserver
+from labserver import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+GOLDENS = sorted((labserver.REPO / "tests" / "goldens").glob("*.report.json"))
+PANES = ["frames", "source", "original-bytecode", "modified-bytecode", "guards", "graph-breaks", "fx-graph"]
+
+
+def test_there_are_goldens():
+    assert GOLDENS, "no tests/goldens/*.report.json: run tests/goldens/regenerate.py"
+
+
+def _notebook(path, reports):
+    cells = []
+    for name, report in reports:
+        cells.append({
+            "cell_type": "code", "execution_count": None, "metadata": {}, "source": f"# {name}",
+            "outputs": [{"output_type": "display_data", "metadata": {},
+                         "data": {labserver.MIME: report, "text/plain": name}}],
+        })
+    metadata = {
+        "kernelspec": {"name": labserver.KERNEL, "display_name": "Dynamo Explorer (browser tests)", "language": "python"},
+        "language_info": {"name": "python"},
+    }
+    nb = {"cells": cells, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
+    path.write_text(json.dumps(nb))
+
+
+@pytest.mark.skipif(not GOLDENS, reason="no goldens (test_there_are_goldens fails)")
+def test_saved_outputs_render(lab, page):
+    reports = [(p.name.removesuffix(".report.json"), json.loads(p.read_text())) for p in GOLDENS]
+    _notebook(lab.root / "goldens.ipynb", reports)
+    page.goto(f"{lab.url}/lab/tree/goldens.ipynb?token={lab.token}")
+    page.wait_for_function(
+        "n => document.querySelectorAll('.jp-DynamoExplorer[data-status=\"ready\"]').length === n",
+        arg=len(reports), timeout=120_000,
+    )
+    out = ARTIFACTS / "goldens"
+    out.mkdir(parents=True, exist_ok=True)
+    roots = page.locator(".jp-DynamoExplorer")
+    assert roots.count() == len(reports)
+    for i, (name, report) in enumerate(reports):
+        root = roots.nth(i)
+        assert root.locator(".jp-DynamoExplorer-unsupported").count() == 0, name
+        for pane in PANES:
+            assert root.locator(f'[data-pane="{pane}"]').count() == 1, (name, pane)
+        assert root.locator('[data-count="frames"]').inner_text() == str(len(report["frames"]))
+        shown = root.locator(".jp-DynamoExplorer-frameTitle").get_attribute("data-compile-id")
+        frame = next((f for f in report["frames"] if f["compile_id"] == shown), None)
+        if frame and any(g["kind"] == "dynamo" and g["id"] in frame["graph_ids"] for g in report["graphs"]):
+            assert root.locator('[data-pane="fx-graph"] svg g.node').count() > 0, name
+        root.scroll_into_view_if_needed()
+        root.screenshot(path=str(out / f"{name}.png"))
+    assert page.errors == [], page.errors

@@ -1,0 +1,14 @@
+/**
+ * Vitest configuration: renderer unit tests run in jsdom with the real wasm graphviz.
+ */
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    environment: 'jsdom',
+    include: ['labextension/tests/**/*.spec.ts'],
+    setupFiles: ['labextension/tests/setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000
+  }
+});
