@@ -7,7 +7,9 @@ Holds:
 
 [Note: cell scope] The cell body becomes ``def __dynamo_cell__(): global <every bound name>; <body>``
 compiled with the cell's filename and original line numbers, and built with the user namespace as its
-globals. Every store writes straight into the namespace, so assignments made before an exception persist
+globals. The code object is then renamed ``<module>`` and starts at line 1, as a plain cell's code
+does: IPython's traceback reads the source of a ``<module>`` frame as the whole cell, and shows the
+same ``Cell In[n], line N`` listing a plain cell would. Every store writes straight into the namespace, so assignments made before an exception persist
 and later cells see them. Three Dynamo traps are handled here (shared/design/dynamo-capture.md §13):
 - resume functions of a frame whose locals hold no tensor are skipped (``has_tensor_in_frame``):
   the body starts by loading the hidden global ``__dynamo_torch__`` so ``co_names`` names torch;
@@ -38,6 +40,7 @@ OUT_NAME = "__dynamo_cell_out__"
 ANCHOR_NAME = "__dynamo_torch__"
 UNBOUND_NAME = "__dynamo_unbound__"
 CELL_FN_NAME = "__dynamo_cell__"
+CELL_CODE_NAME = "<module>"
 
 __all__ = ["CellProgram", "UNBOUND", "prepare"]
 
@@ -324,7 +327,7 @@ def _function_code(body: list[ast.stmt], names: list[str], filename: str) -> typ
         decorator_list=[],
         returns=None,
         type_comment=None,
-        lineno=first,
+        lineno=1,
         col_offset=0,
         end_lineno=end,
         end_col_offset=0,
@@ -332,4 +335,5 @@ def _function_code(body: list[ast.stmt], names: list[str], filename: str) -> typ
     )
     mod = ast.fix_missing_locations(ast.Module(body=[fdef], type_ignores=[]))
     code = compile(mod, filename, "exec", dont_inherit=True)
-    return next(c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == CELL_FN_NAME)
+    fn_code = next(c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == CELL_FN_NAME)
+    return fn_code.replace(co_name=CELL_CODE_NAME, co_qualname=CELL_CODE_NAME)

@@ -34,7 +34,7 @@ def test_last_expression_value_and_print_order(capsys):
     result = run("import torch\nx = torch.arange(3)\nprint('first')\ny = x * 2\nprint('second', y.tolist())\ny.sum()\n")
     assert result.value.item() == 6
     assert capsys.readouterr().out == "first\nsecond [0, 2, 4]\n"
-    (cell,) = frames_named(result.report, "__dynamo_cell__")
+    (cell,) = frames_named(result.report, "<module>")
     assert cell["graph_breaks"][0]["line"] == 3  # print breaks the graph; lines are the cell's own
 
 
@@ -44,7 +44,7 @@ def test_trace_time_error_runs_the_statements_before_it_like_plain_python():
     result = run("import torch\nx = torch.randn(8)\na = x * 2\nb = a.reshape(3, -1)\n", ns)
     assert isinstance(result.exception, RuntimeError) and "a" in ns and "b" not in ns
     assert result.report["error"]["line"] == 4
-    (cell,) = frames_named(result.report, "__dynamo_cell__")
+    (cell,) = frames_named(result.report, "<module>")
     assert cell["status"] == "error" and cell["fail_type"] == "TorchRuntimeError"
     assert any("WON'T CONVERT" in log["message"] for log in result.report["logs"])
 
@@ -53,7 +53,7 @@ def test_fresh_globals_read_back_in_the_same_frame_do_not_break():
     """GB0354 'failed to find name in frame builtins' is avoided by pre-seeding new names."""
     ns = {"__name__": "__main__"}
     result = run("import torch\nz = torch.ones(3)\nw = z * 2\nv = w + z\n", ns)
-    (cell,) = frames_named(result.report, "__dynamo_cell__")
+    (cell,) = frames_named(result.report, "<module>")
     assert cell["graph_breaks"] == [] and cell["status"] == "ok"
     assert ns["v"].tolist() == [3.0, 3.0, 3.0]
     assert not any(k.startswith("__dynamo_") for k in ns)
@@ -64,7 +64,7 @@ def test_top_level_del_and_resume_frames_stay_compiled():
     result = run("import torch\nt = torch.ones(2)\ndel old\nprint('x')\nu = t + 1\ndel t\n", ns)
     assert "old" not in ns and "t" not in ns and ns["u"].tolist() == [2.0, 2.0]
     names = [f["code"]["name"] for f in result.report["frames"]]
-    assert names[0] == "__dynamo_cell__" and any(n.startswith("torch_dynamo_resume_in___dynamo_cell__") for n in names)
+    assert names[0] == "<module>" and any(n.startswith("torch_dynamo_resume_in_<module>_at_") for n in names)
 
 
 def test_fullgraph_error_names_the_user_line_and_keeps_the_partial_report():

@@ -1,0 +1,35 @@
+"""IPython extension for Dynamo Explorer: ``%load_ext kernel_ext`` registers ``%%dynamo``.
+
+Contents:
+- ``load_ipython_extension(ipython)``: registers the ``%%dynamo`` cell magic. The magic module
+  (and through it torch) is imported only here, so ``import kernel_ext`` stays cheap.
+- ``_jupyter_labextension_paths()``: where the prebuilt JupyterLab renderer lives in the package.
+
+Type ``%%dynamo?`` in a notebook for the options, with an example for each.
+"""
+
+from __future__ import annotations
+
+__all__ = ["load_ipython_extension"]
+
+#: npm name of the JupyterLab extension (package.json "name"); also its folder under
+#: share/jupyter/labextensions/ (pyproject.toml shared-data). Keep the three in sync.
+LABEXTENSION_NAME = "dynamo-explorer"
+
+
+def load_ipython_extension(ipython) -> None:
+    """Register the ``%%dynamo`` cell magic on ``ipython``.
+
+    Parameters
+    ----------
+    ipython : IPython.core.interactiveshell.InteractiveShell
+        The running shell (IPython passes it on ``%load_ext kernel_ext``).
+    """
+    from .magic import DynamoMagics
+
+    ipython.register_magics(DynamoMagics)
+
+
+def _jupyter_labextension_paths() -> list[dict[str, str]]:
+    """Tell Jupyter where the prebuilt labextension is (used by development installs)."""
+    return [{"src": "labextension", "dest": LABEXTENSION_NAME}]

@@ -1,0 +1,45 @@
+"""What ``%%dynamo`` shows and stores: one raw MIME bundle per run, and the ``--out`` object.
+
+Contents:
+- ``bundle(report)``: ``{MIME_TYPE: report, "text/html": static view, "text/plain": one line}``,
+  sent with ``display(bundle, raw=True)``: the JupyterLab extension renders the first, other
+  frontends (VS Code, nbconvert, GitHub) the HTML, consoles the one-liner.
+- ``CompileReport``: the report as ``--out NAME`` stores it: a plain JSON-ready dict that shows
+  the same bundle again when it is the last expression of a cell.
+"""
+
+from __future__ import annotations
+
+import html
+
+from compiler import MIME_TYPE
+from compiler.summary import one_line
+
+from .static_html import render
+
+__all__ = ["CompileReport", "bundle"]
+
+
+def bundle(report: dict) -> dict:
+    """The raw display bundle for ``report`` (a schema-valid compile report dict)."""
+    try:
+        page = render(report)
+    except Exception as exc:  # the fallback view must never cost the user their cell's result
+        page = ("<pre>Dynamo Explorer: the static view of this report failed "
+                f"({html.escape(type(exc).__name__)}: {html.escape(str(exc))}); the report itself is "
+                "complete (open it in JupyterLab, or keep it with --out).</pre>")
+    return {MIME_TYPE: dict(report), "text/html": page, "text/plain": one_line(report)}
+
+
+class CompileReport(dict):
+    """One ``%%dynamo`` run's compile report (``compiler/schema/compile_report.v1.schema.json``).
+
+    It is the report dict itself (``rep["frames"]``, ``json.dumps(rep)`` work); typing its name
+    as the last line of a cell shows the explorer again.
+    """
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        return bundle(self)
+
+    def __repr__(self) -> str:
+        return f"<CompileReport {one_line(self)}>"

@@ -1,0 +1,180 @@
+"""The ``%%dynamo`` cell magic: run a cell through the real TorchDynamo and show what it did.
+
+Contents:
+- ``DynamoMagics``: the magics class; ``dynamo`` is the cell magic. Its options are declared
+  with ``magic_arguments``, so ``%%dynamo?`` prints them with an example each.
+- ``StrictCaptureError``: raised (shown) by ``--strict`` when the capture had problems.
+
+The magic is thin: it parses options, registers the cell text with IPython's compiler cache
+(so tracebacks and every reported line are notebook lines), calls ``compiler.run_cell``, shows
+one raw bundle (``kernel_ext.display``) and returns the cell's last value for ``Out[n]``.
+"""
+
+from __future__ import annotations
+
+from IPython.core.error import UsageError
+from IPython.core.displayhook import DisplayHook
+from IPython.core.magic import Magics, cell_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.display import display
+
+from compiler import RunOptions, run_cell
+from compiler.errors import UsageError as EngineUsageError
+
+from .display import CompileReport, bundle
+from .progress import ProgressLine
+
+__all__ = ["DynamoMagics", "StrictCaptureError"]
+
+
+class StrictCaptureError(RuntimeError):
+    """``%%dynamo --strict``: the capture itself reported problems (report ``diagnostics``)."""
+
+
+@magics_class
+class DynamoMagics(Magics):
+    """Holds the ``%%dynamo`` cell magic."""
+
+    @magic_arguments()
+    @argument("--backend", default="inductor", metavar="NAME",
+              help="torch.compile backend: inductor (default), eager, aot_eager or any registered "
+                   "name. Example: %%%%dynamo --backend eager")
+    @argument("--mode", default=None, metavar="MODE",
+              help="torch.compile mode for inductor: default, reduce-overhead, max-autotune, "
+                   "max-autotune-no-cudagraphs. Example: %%%%dynamo --mode max-autotune-no-cudagraphs")
+    @argument("--dynamic", default=None, action="store_true",
+              help="torch.compile(dynamic=True): symbolic sizes from the first compile. "
+                   "Example: %%%%dynamo --dynamic")
+    @argument("--no-dynamic", dest="dynamic", default=None, action="store_false",
+              help="torch.compile(dynamic=False): one static compile per input size. "
+                   "Example: %%%%dynamo --no-dynamic (default: neither, Dynamo's automatic dynamic)")
+    @argument("--fullgraph", action="store_true",
+              help="A graph break becomes an error naming the cell line; the partial report is "
+                   "still shown. Example: %%%%dynamo --fullgraph")
+    @argument("--scope", default="auto", choices=["auto", "frames", "cell"],
+              help="frames: compile every Python function the cell calls, each as its own frame; "
+                   "cell: compile the cell's top-level code as one frame; auto (default): cell "
+                   "when the cell calls no user function, else frames. Example: %%%%dynamo --scope frames")
+    @argument("--recompile-limit", dest="recompile_limit", default=None, type=int, metavar="N",
+              help="Recompile a frame at most N times (torch._dynamo.config.recompile_limit), then "
+                   "run it eagerly. Example: %%%%dynamo --recompile-limit 2")
+    @argument("--out", default=None, metavar="NAME",
+              help="Store the report in the variable NAME (a dict; showing it shows the explorer "
+                   "again), as %%%%capture does. Example: %%%%dynamo --out rep")
+    @argument("--quiet", action="store_true",
+              help="Run and capture, but show no report (prints and Out[n] stay); combine with "
+                   "--out. Example: %%%%dynamo --quiet --out rep")
+    @argument("--strict", action="store_true",
+              help="Problems of the capture itself (report diagnostics) fail the cell. "
+                   "Example: %%%%dynamo --strict")
+    @cell_magic
+    def dynamo(self, line: str, cell: str):
+        """Run the cell through the real TorchDynamo and show everything it compiled.
+
+        The cell behaves like a plain cell: its variables land in the namespace, its prints
+        show in order, its last expression is Out[n] and a traceback shows the cell's lines.
+        Its output adds an explorer of every frame Dynamo compiled ([0/0], [1/0], ...):
+        original vs modified bytecode, guards, graph breaks with explanations and hints,
+        recompiles, FX graphs, AOT graphs, inductor output code and dynamic-shape symbols.
+
+        Examples::
+
+            %load_ext kernel_ext
+
+            %%dynamo --backend eager
+            def toy_example(a, b):
+                x = a / (torch.abs(a) + 1)
+                if b.sum() < 0:
+                    b = b * -1
+                return x * b
+            for _ in range(100):
+                out = toy_example(torch.randn(10), torch.randn(10))
+        """
+        args = _parse(self.dynamo, line)
+        options = _options(args)
+        shell = self.shell
+        # Line 1 of the notebook cell is the %%dynamo line: prepend it as a blank line so that
+        # line N of `source` is notebook line N in tracebacks, linecache and the report.
+        source = "\n" + cell
+        filename = shell.compile.cache(source, _cell_number(shell), raw_code=source)
+        progress = None if args.quiet else ProgressLine.for_shell(shell)
+        try:
+            run = run_cell(source, shell.user_ns, options, filename=filename, on_progress=progress)
+        except EngineUsageError as exc:
+            raise UsageError(f"%%dynamo: {exc}") from None
+        except SyntaxError as exc:
+            shell.showsyntaxerror()
+            self._mark_failed(exc)
+            return None
+        finally:
+            if progress is not None:
+                progress.close()
+        report = CompileReport(run.report)
+        if args.out:
+            shell.user_ns[args.out] = report
+        if not args.quiet:
+            display(bundle(report), raw=True)
+        if run.exception is not None:
+            self._show_exception(run.exception, filename)
+            return None
+        if args.strict and report.get("diagnostics"):
+            problems = "; ".join(f"{d['kind']}: {d['message']}" for d in report["diagnostics"])
+            err = StrictCaptureError(f"--strict: the capture reported {len(report['diagnostics'])} "
+                                     f"problem(s): {problems}. Drop --strict to accept a partial report.")
+            self.shell.showtraceback((StrictCaptureError, err, None), tb_offset=0)
+            self._mark_failed(err)
+            return None
+        # A trailing `;` hides Out[n], as in a plain cell. (Not @output_can_be_silenced: IPython
+        # then tokenizes the cell after the magic returns, which fails on a cell with a syntax error.)
+        return None if DisplayHook.semicolon_at_end_of_expression(cell) else run.value
+
+    # magic_arguments writes the usage line as "%dynamo [...]"; it is a cell magic.
+    dynamo.__doc__ = dynamo.__doc__.replace("%dynamo [", "%%dynamo [", 1)
+
+    def _show_exception(self, exc: BaseException, filename: str) -> None:
+        """Show the cell's exception as IPython shows a plain cell's, from the cell's frames on."""
+        tb = exc.__traceback__
+        cell_tb = tb
+        while cell_tb is not None and cell_tb.tb_frame.f_code.co_filename != filename:
+            cell_tb = cell_tb.tb_next
+        self.shell.showtraceback((type(exc), exc, cell_tb or tb), tb_offset=0)
+        self._mark_failed(exc)
+
+    def _mark_failed(self, exc: BaseException) -> None:
+        """Make the execution fail (execute_reply 'error', Run All stops) as a plain cell would.
+
+        The traceback is already shown; letting ``exc`` propagate would show a second one
+        through the magic's frames.
+        """
+        result = getattr(self.shell.displayhook, "exec_result", None)
+        if result is not None and result.error_in_exec is None:
+            result.error_in_exec = exc
+
+
+def _parse(magic, line: str):
+    """Parse the magic line; a bad option is a one-line UsageError."""
+    try:
+        args = parse_argstring(magic, line)
+    except UsageError as exc:
+        raise UsageError(f"%%dynamo: {exc}. See %%dynamo? for the options.") from None
+    if args.out is not None and not args.out.isidentifier():
+        raise UsageError(f"%%dynamo: --out needs a Python variable name, got {args.out!r}; e.g. --out rep")
+    return args
+
+
+def _cell_number(shell) -> int:
+    """The running cell's In[n] (the shell's counter already points at the next cell)."""
+    result = getattr(shell.displayhook, "exec_result", None)
+    count = getattr(result, "execution_count", None)
+    return count if count is not None else shell.execution_count
+
+
+def _options(args) -> RunOptions:
+    """The engine options for parsed magic arguments (validated: bad values -> UsageError)."""
+    options = RunOptions(backend=args.backend, mode=args.mode, dynamic=args.dynamic,
+                         fullgraph=args.fullgraph, scope=args.scope, recompile_limit=args.recompile_limit)
+    try:
+        options.validate()
+    except EngineUsageError as exc:
+        raise UsageError(f"%%dynamo: {exc}") from None
+    return options

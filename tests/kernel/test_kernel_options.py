@@ -1,0 +1,170 @@
+"""Every %%dynamo option, in one real kernel: each option reaches the engine and changes the run.
+
+Each option cell stores its report with --out; the last cell prints the facts of all reports
+as JSON, and the tests read them (and the cells' own outputs).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from kernel_nb import MIME, cell, code, error, execute, last_json, outputs, reports, result, stream
+
+pytestmark = pytest.mark.kernel
+
+FACTS = '''
+def facts(rep):
+    return {
+        "options": rep["options"], "backend": rep["backend"], "scope": rep["scope"],
+        "scope_reason": rep["scope_reason"],
+        "frames": [[f["compile_id"], f["code"]["name"], f["status"]] for f in rep["frames"]],
+        "graph_kinds": sorted({g["kind"] for g in rep["graphs"]}),
+        "symbols": [s["source"] for s in rep["symbols"]],
+        "diagnostics": [d["kind"] for d in rep["diagnostics"]],
+        "recompile_reasons": [r["reason"] for f in rep["frames"] for r in f["recompile_reasons"]],
+        "output_code": len(rep["output_code"]), "error": rep["error"],
+    }
+'''
+
+CELLS = {
+    "backend": "%%dynamo --backend aot_eager --out r_backend\n"
+               "def f_aot(t):\n    return (t * 2).relu()\nf_aot(torch.randn(4, requires_grad=True)).sum().backward()\n",
+    "mode": "%%dynamo --mode reduce-overhead --out r_mode\nm = torch.ones(8).sin() + 1\n",
+    "dynamic": "%%dynamo --backend eager --dynamic --out r_dynamic\n"
+               "def f_dyn(t):\n    return t * 2\nfor n in (8, 16):\n    f_dyn(torch.ones(n))\n",
+    "no_dynamic": "%%dynamo --backend eager --no-dynamic --out r_no_dynamic\n"
+                  "def f_static(t):\n    return t * 2\nfor n in (8, 16, 32):\n    f_static(torch.ones(n))\n",
+    "fullgraph": "%%dynamo --backend eager --fullgraph --out r_fullgraph\n"
+                 'def f_full(t):\n    print("inside")\n    return t + 1\nbefore_full = 1\nf_full(torch.ones(2))\n',
+    "scope_cell": "%%dynamo --backend eager --scope cell --out r_scope_cell\nc1 = torch.ones(3)\nc2 = c1 * 2\n",
+    "scope_frames": "%%dynamo --backend eager --scope frames --out r_scope_frames\n"
+                    "def f_fr(t):\n    return t + 1\nfr = f_fr(torch.ones(2))\n",
+    "scope_auto": "%%dynamo --backend eager --out r_scope_auto\na1 = torch.ones(3) * 3\n",
+    "recompile_limit": "%%dynamo --backend eager --no-dynamic --recompile-limit 2 --out r_recompile_limit\n"
+                       "def f_lim(t):\n    return t * 3\nfor n in range(1, 6):\n    f_lim(torch.ones(n))\n",
+    "quiet": "%%dynamo --backend eager --quiet --out r_quiet\nqv = torch.ones(2) * 5\nqv.sum()\n",
+    "strict_fails": "%%dynamo --backend eager --no-dynamic --recompile-limit 1 --strict --out r_strict_fails\n"
+                    "def f_st(t):\n    return t - 1\nfor n in (2, 3, 4):\n    f_st(torch.ones(n))\n",
+    "strict_clean": "%%dynamo --backend eager --strict --out r_strict_clean\nclean = torch.ones(2) + 1\nclean\n",
+}
+RAISES = {"fullgraph", "strict_fails"}
+
+
+@pytest.fixture(scope="module")
+def nb(kernel_name):
+    cells = [code("%load_ext kernel_ext\nimport json, torch\n" + FACTS, name="setup")]
+    cells += [code(src, name=name, raises=name in RAISES) for name, src in CELLS.items()]
+    cells.append(code("print(json.dumps({name[2:]: facts(value) for name, value in sorted(globals().items())"
+                      " if name.startswith('r_')}))\n"
+                      "print(json.dumps({'before_full': before_full, 'qv': qv.tolist()}))", name="facts"))
+    return execute(cells, kernel_name)
+
+
+@pytest.fixture(scope="module")
+def facts(nb):
+    lines = [line for line in stream(cell(nb, "facts")).splitlines() if line.strip()]
+    return json.loads(lines[0])
+
+
+def test_every_option_cell_stored_its_report(facts):
+    assert sorted(facts) == sorted(CELLS)
+
+
+def test_backend(facts):
+    f = facts["backend"]
+    assert f["backend"] == f["options"]["backend"] == "aot_eager"
+    assert {"aot_forward", "aot_backward"} <= set(f["graph_kinds"]), f["graph_kinds"]
+
+
+def test_default_backend_is_inductor_and_mode_is_passed(facts):
+    f = facts["mode"]
+    assert f["options"]["backend"] == "inductor" and f["options"]["mode"] == "reduce-overhead"
+    assert f["output_code"] >= 1
+
+
+def test_dynamic(facts):
+    f = facts["dynamic"]
+    assert f["options"]["dynamic"] is True
+    assert [fr[1] for fr in f["frames"]] == ["f_dyn"], f["frames"]
+    assert any("size()" in s for s in f["symbols"]), f["symbols"]
+
+
+def test_no_dynamic(facts):
+    f = facts["no_dynamic"]
+    assert f["options"]["dynamic"] is False
+    assert [fr[1] for fr in f["frames"]] == ["f_static"] * 3, f["frames"]
+    assert f["symbols"] == []
+    assert all("size mismatch" in r for r in f["recompile_reasons"]), f["recompile_reasons"]
+    assert len(f["recompile_reasons"]) >= 2
+
+
+def test_automatic_dynamic_by_default(facts):
+    assert facts["scope_auto"]["options"]["dynamic"] is None
+
+
+def test_fullgraph_error_names_the_line_and_keeps_partial_report(nb, facts):
+    c = cell(nb, "fullgraph")
+    assert c.metadata["reply"]["status"] == "error"
+    assert len(reports(c)) == 1
+    f = facts["fullgraph"]
+    assert f["options"]["fullgraph"] is True
+    assert f["error"] is not None and f["error"]["line"] == 3, f["error"]
+    assert "line 3" in re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(error(c).traceback))
+
+
+def test_fullgraph_top_level_code_before_the_call_ran(nb):
+    assert last_json(cell(nb, "facts")) == {"before_full": 1, "qv": [5.0, 5.0]}
+
+
+def test_scope_cell(facts):
+    f = facts["scope_cell"]
+    assert f["scope"] == f["options"]["scope"] == "cell"
+    assert len(f["frames"]) >= 1
+
+
+def test_scope_frames(facts):
+    f = facts["scope_frames"]
+    assert f["scope"] == f["options"]["scope"] == "frames"
+    assert [fr[1] for fr in f["frames"]] == ["f_fr"]
+
+
+def test_scope_auto_picks_cell_without_user_calls(facts):
+    f = facts["scope_auto"]
+    assert f["options"]["scope"] == "auto" and f["scope"] == "cell"
+    assert f["scope_reason"]
+
+
+def test_recompile_limit(nb, facts):
+    f = facts["recompile_limit"]
+    assert f["options"]["recompile_limit"] == 2
+    assert "recompile_limit" in f["diagnostics"]
+    assert len([fr for fr in f["frames"] if fr[1] == "f_lim"]) <= 3
+    assert stream(cell(nb, "recompile_limit"), "stderr") == ""
+
+
+def test_quiet_shows_no_report_but_keeps_out_and_value(nb, facts):
+    c = cell(nb, "quiet")
+    assert reports(c) == []
+    assert all(o.data == {} for o in outputs(c, "display_data"))
+    assert result(c).data["text/plain"] == "tensor(10.)"
+    assert facts["quiet"]["frames"]
+
+
+def test_strict_turns_diagnostics_into_an_error(nb, facts):
+    c = cell(nb, "strict_fails")
+    assert "recompile_limit" in facts["strict_fails"]["diagnostics"]
+    assert len(reports(c)) == 1
+    err = error(c)
+    assert err.ename == "StrictCaptureError" and "recompile_limit" in err.evalue
+    assert c.metadata["reply"]["status"] == "error"
+
+
+def test_strict_passes_a_clean_capture(nb, facts):
+    c = cell(nb, "strict_clean")
+    assert facts["strict_clean"]["diagnostics"] == []
+    assert outputs(c, "error") == []
+    assert result(c).data["text/plain"] == "tensor([2., 2.])"
+    assert MIME in reports(c)[0].data

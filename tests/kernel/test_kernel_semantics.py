@@ -1,0 +1,283 @@
+"""%%dynamo in a real kernel behaves like a plain cell, plus one report bundle.
+
+One notebook, one kernel (nbclient): the seed's toy_example (acceptance), `%%dynamo?`, print
+order, Out[n], `;`, namespace persistence, the exception case, syntax errors, `from m import *`,
+bad options, escaped HTML, the --out object, a second run of the same cell, stderr, progress line.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from kernel_nb import MIME, cell, code, error, execute, last_json, outputs, reports, result, stream
+
+pytestmark = pytest.mark.kernel
+
+TOY = """%%dynamo
+def toy_example(a, b):
+    x = a / (torch.abs(a) + 1)
+    if b.sum() < 0:
+        b = b * -1
+    return x * b
+
+for _ in range(100):
+    out = toy_example(torch.randn(10), torch.randn(10))
+"""
+TOY_IF_LINE = 4  # notebook line of `if b.sum() < 0:` (line 1 is %%dynamo)
+
+BAD_OPTIONS = {
+    "bad_unknown": "--bogus",
+    "bad_scope": "--scope nowhere",
+    "bad_limit": "--recompile-limit 0",
+    "bad_limit_type": "--recompile-limit many",
+    "bad_backend": "--backend no_such_backend",
+    "bad_mode": "--mode fastest",
+    "bad_mode_backend": "--backend eager --mode max-autotune",
+    "bad_out": "--out 2-reports",
+}
+
+XSS_CELL = """%%dynamo --backend eager
+def shout(t):
+    tag = "<script>alert('code')</script>"
+    return t * len(tag)
+shout.__code__ = shout.__code__.replace(co_name="<img src=x onerror=alert('name')>",
+                                        co_qualname="<img src=x onerror=alert('name')>")
+loud = shout(torch.ones(2))
+raise RuntimeError("<script>alert('message')</script><img src=x onerror=alert('message')>")
+"""
+
+SHARED_RUN = "%%dynamo --backend eager\nshared(torch.ones(4))\n"
+
+
+def _cells():
+    cells = [
+        code("%load_ext kernel_ext\nimport json, sys\nimport torch\ntorch.manual_seed(0)", name="setup"),
+        code("%%dynamo?", name="help"),
+        code(TOY, name="toy"),
+        code('print(json.dumps({"out": type(out).__name__, "shape": list(out.shape)}))', name="toy_check"),
+        code('%%dynamo --backend eager\nprint("first")\nx = torch.ones(3) * 2\nprint("second", int(x.sum()))\nx + 1\n',
+             name="print_order"),
+        code('print(json.dumps({"x": x.tolist(), "toy": "toy_example" in globals()}))', name="namespace"),
+        code("%%dynamo --backend eager\ny = torch.ones(2)\ny.sum();\n", name="semicolon"),
+        code('%%dynamo --backend eager\np = torch.ones(2)\nq = p * 3\nraise ValueError("boom on line 4")\n',
+             name="raises", raises=True),
+        code('print(json.dumps({"p": p.tolist(), "q": q.tolist()}))', name="raises_check"),
+        code("%%dynamo --backend eager\nnot_run_syntax = 1\nz = (\n", name="syntax", raises=True),
+        code("%%dynamo --backend eager\nfrom math import *\nr = pi\n", name="star", raises=True),
+    ]
+    for name, option in BAD_OPTIONS.items():
+        cells.append(code(f"%%dynamo {option}\nnot_run_{name} = 1\n", name=name, raises=True))
+    cells += [
+        code("print(json.dumps(sorted(n for n in globals() if n.startswith('not_run'))))", name="not_run_check"),
+        code(XSS_CELL, name="xss", raises=True),
+        code("%%dynamo --backend eager --out rep\ndef g(t):\n    return t.sin() + 1\ng(torch.ones(3))\n", name="out"),
+        code("from compiler import validate_report\nvalidate_report(rep)\n"
+             'print(json.dumps({"type": type(rep).__name__, "dict": isinstance(rep, dict), "backend": rep["backend"],'
+             ' "frames": [f["code"]["name"] for f in rep["frames"]], "repr": repr(rep)}))', name="out_check"),
+        code("rep", name="out_display"),
+        code("def shared(t):\n    return t.cos() * 2\n", name="shared_def"),
+        code(SHARED_RUN, name="shared_1"),
+        code(SHARED_RUN, name="shared_2"),
+        code("%%dynamo --backend eager\ndef item_break(t):\n    n = t.sum().item()\n    return t * n\n"
+             'print("user stderr line", file=sys.stderr)\nitem_break(torch.ones(3))\n', name="stderr"),
+    ]
+    return cells
+
+
+@pytest.fixture(scope="module")
+def nb(kernel_name):
+    return execute(_cells(), kernel_name)
+
+
+def _report(c):
+    bundles = reports(c)
+    assert len(bundles) == 1, f"expected one report bundle, got {c.outputs}"
+    return bundles[0]
+
+
+def _kinds(c) -> list[str]:
+    """Output types in order, consecutive repeats merged, empty (removed progress) outputs skipped."""
+    kinds = [o.output_type for o in c.outputs if o.output_type != "display_data" or o.data]
+    return [k for i, k in enumerate(kinds) if i == 0 or kinds[i - 1] != k]
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def test_toy_example_bundle_has_three_mime_types(nb):
+    data = _report(cell(nb, "toy")).data
+    assert set(data) == {MIME, "text/html", "text/plain"}
+    assert data["text/plain"].startswith("dynamo:")
+    assert "\n" not in data["text/plain"].strip()
+    assert data[MIME]["schema_version"]["major"] == 1
+    assert data[MIME]["backend"] == "inductor"
+
+
+def test_toy_example_out_exists(nb):
+    assert last_json(cell(nb, "toy_check")) == {"out": "Tensor", "shape": [10]}
+
+
+def test_toy_example_html_shows_break_at_if_line(nb):
+    data = _report(cell(nb, "toy")).data
+    breaks = [b for f in data[MIME]["frames"] if f["code"]["name"] == "toy_example" for b in f["graph_breaks"]]
+    assert [b["line"] for b in breaks] == [TOY_IF_LINE]
+    assert f"line {TOY_IF_LINE}: <code>if b.sum() &lt; 0:</code>" in data["text/html"]
+
+
+def test_toy_example_frames_in_html(nb):
+    data = _report(cell(nb, "toy")).data
+    html = data["text/html"]
+    for frame in data[MIME]["frames"]:
+        assert f"[{frame['compile_id']}]" in html
+    assert "Original bytecode" in html and "Modified bytecode" in html
+    assert "TENSOR_MATCH" in html
+    assert "<script" not in html
+
+
+def test_help_lists_every_option_with_an_example(nb):
+    reply = cell(nb, "help").metadata["reply"]
+    pages = [p["data"]["text/plain"] for p in reply.get("payload", []) if p.get("source") == "page"]
+    assert pages, reply
+    text = _plain(pages[0])
+    assert "%%dynamo [--backend NAME]" in text
+    for option in ("--backend", "--mode", "--dynamic", "--no-dynamic", "--fullgraph", "--scope",
+                   "--recompile-limit", "--out", "--quiet", "--strict"):
+        assert f"Example: %%dynamo {option}" in " ".join(text.split()), option
+
+
+def test_prints_in_order_then_report_then_out(nb):
+    c = cell(nb, "print_order")
+    assert stream(c) == "first\nsecond 6\n"
+    assert _kinds(c) == ["stream", "display_data", "execute_result"], c.outputs
+    out = result(c)
+    assert out.data["text/plain"] == "tensor([3., 3., 3.])"
+    assert out.execution_count == c.execution_count
+
+
+def test_namespace_persists(nb):
+    assert last_json(cell(nb, "namespace")) == {"x": [2.0, 2.0, 2.0], "toy": True}
+
+
+def test_trailing_semicolon_silences_out(nb):
+    c = cell(nb, "semicolon")
+    assert result(c) is None
+    assert len(reports(c)) == 1
+
+
+def test_exception_keeps_variables_and_shows_cell_line(nb):
+    c = cell(nb, "raises")
+    err = error(c)
+    assert (err.ename, err.evalue) == ("ValueError", "boom on line 4")
+    tb = _plain("\n".join(err.traceback))
+    assert "line 4" in tb and 'raise ValueError("boom on line 4")' in tb
+    assert "run_cell_magic" not in tb and "compiler" not in tb, tb
+    assert c.metadata["reply"]["status"] == "error"
+    assert last_json(cell(nb, "raises_check")) == {"p": [1.0, 1.0], "q": [3.0, 3.0]}
+
+
+def test_exception_still_displays_partial_report(nb):
+    c = cell(nb, "raises")
+    report = _report(c).data[MIME]
+    assert report["error"]["type"] == "ValueError"
+    assert report["error"]["line"] == 4
+    assert _kinds(c) == ["display_data", "error"], c.outputs
+
+
+def test_syntax_error_runs_nothing(nb):
+    c = cell(nb, "syntax")
+    err = error(c)
+    assert err.ename == "SyntaxError"
+    assert "line 3" in _plain("\n".join(err.traceback))
+    assert reports(c) == []
+    assert c.metadata["reply"]["status"] == "error"
+
+
+def _usage_error(c) -> str:
+    assert c.metadata["reply"]["status"] == "error"
+    assert c.metadata["reply"]["ename"] == "UsageError"
+    assert outputs(c, "error") == [] and reports(c) == []
+    text = stream(c, "stderr").strip()
+    assert text.startswith("UsageError: %%dynamo:") and "\n" not in text, text
+    return text
+
+
+def test_star_import_is_a_usage_error(nb):
+    text = _usage_error(cell(nb, "star"))
+    assert "import *" in text
+
+
+@pytest.mark.parametrize("name", sorted(BAD_OPTIONS))
+def test_bad_option_is_one_line_usage_error(nb, name):
+    _usage_error(cell(nb, name))
+
+
+def test_failed_usage_runs_nothing(nb):
+    assert last_json(cell(nb, "not_run_check")) == []
+
+
+class _Tags(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags, self.attrs = set(), set()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        self.attrs.update(name for name, _ in attrs)
+
+
+def test_user_strings_are_escaped_in_html(nb):
+    c = cell(nb, "xss")
+    assert error(c).ename == "RuntimeError"
+    data = _report(c).data
+    parser = _Tags()
+    parser.feed(data["text/html"])
+    assert not parser.tags & {"script", "img", "iframe", "object"}, parser.tags
+    assert not [a for a in parser.attrs if a.startswith("on")], parser.attrs
+    html = data["text/html"]
+    assert "&lt;img src=x onerror=alert(&#x27;name&#x27;)&gt;" in html          # a frame's name
+    assert "&lt;script&gt;alert(&#x27;code&#x27;)&lt;/script&gt;" in html       # a string in code
+    assert "&lt;script&gt;alert(&#x27;message&#x27;)&lt;/script&gt;" in html    # the exception message
+    names = [f["code"]["name"] for f in data[MIME]["frames"]]
+    assert "<img src=x onerror=alert('name')>" in names
+
+
+def test_out_stores_the_report(nb):
+    facts = last_json(cell(nb, "out_check"))
+    assert facts["type"] == "CompileReport" and facts["dict"] is True
+    assert facts["backend"] == "eager"
+    assert "g" in facts["frames"]
+    assert facts["repr"].startswith("<CompileReport dynamo:")
+    shown = result(cell(nb, "out_display"))
+    assert set(shown.data) == {MIME, "text/html", "text/plain"}
+    assert shown.data[MIME] == _report(cell(nb, "out")).data[MIME]
+
+
+def test_second_run_of_same_cell_gives_fresh_report(nb):
+    first, second = (_report(cell(nb, n)).data[MIME] for n in ("shared_1", "shared_2"))
+    for report in (first, second):
+        frames = [f for f in report["frames"] if f["code"]["name"] == "shared"]
+        assert frames and frames[0]["graph_ids"], report["frames"]
+        graph = next(g for g in report["graphs"] if g["id"] == frames[0]["graph_ids"][0])
+        assert any(n["target"].endswith("cos") for n in graph["nodes"])
+    assert first["timings"] != second["timings"]
+
+
+def test_dynamo_logs_go_to_report_user_stderr_stays(nb):
+    c = cell(nb, "stderr")
+    assert stream(c, "stderr") == "user stderr line\n"
+    report = _report(c).data[MIME]
+    breaks = [b for f in report["frames"] for b in f["graph_breaks"]]
+    assert any("item()" in (b["gb_type"] + b["reason"]) for b in breaks), breaks
+
+
+def test_progress_line_shown_then_removed(nb):
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    labels = [m["state"].get("value", "") for m in state.values() if m.get("model_name") == "LabelModel"]
+    assert any(re.match(r"dynamo: \d+ frames? compiled so far · \S.* · \d+\.\d s$", v) for v in labels), labels
+    for c in nb.cells:
+        for o in outputs(c, "display_data"):
+            assert MIME in o.data or o.data == {}, o.data

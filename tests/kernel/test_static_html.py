@@ -1,0 +1,128 @@
+"""kernel_ext.static_html and the extension's entry points, in-process (no kernel).
+
+The HTML is rendered from reports of real engine runs (compiler.run_cell, eager backend).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from html.parser import HTMLParser
+
+import pytest
+
+from kernel_nb import REPO
+
+torch = pytest.importorskip("torch")
+
+from compiler import RunOptions, run_cell  # noqa: E402
+from kernel_ext.static_html import MAX_PRE_CHARS, MAX_ROWS, render  # noqa: E402
+
+XSS = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+
+
+class _Page(HTMLParser):
+    """Collects start tags, attribute names, hrefs and the text."""
+
+    def __init__(self):
+        super().__init__()
+        self.tags, self.attrs, self.hrefs, self.text = [], set(), [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attrs.update(n for n, _ in attrs)
+        self.hrefs += [v for n, v in attrs if n == "href"]
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def _run(source: str, **options):
+    run = run_cell(source, {"torch": torch}, RunOptions(backend="eager", **options), filename="<static-html-test>")
+    return run.report
+
+
+def _page(html: str) -> _Page:
+    page = _Page()
+    page.feed(html)
+    page.close()
+    return page
+
+
+def test_html_escapes_user_strings_everywhere():
+    source = (f"\ndef f(t):\n    s = {XSS!r}\n    return t * len(s)\n"
+              f"f.__code__ = f.__code__.replace(co_name={XSS!r}, co_qualname={XSS!r})\n"
+              f"f(torch.ones(2))\nraise ValueError({XSS!r})\n")
+    report = _run(source)
+    assert report["error"]["message"] == XSS
+    page = _page(render(report))
+    assert not {"script", "img"} & set(page.tags)
+    assert not [a for a in page.attrs if a.startswith("on")]
+    text = "".join(page.text)
+    assert XSS in text                                   # the exception message, shown as text
+    assert f"'{XSS}'" in text                            # the constant in the bytecode
+    assert any(f["code"]["name"] == XSS for f in report["frames"])
+
+
+def test_html_needs_no_script_and_links_only_http():
+    report = _run("\ndef f(t):\n    return t * t.sum().item()\nf(torch.ones(3))\n")
+    html = render(report)
+    page = _page(html)
+    assert "script" not in page.tags
+    assert page.hrefs and all(h.startswith(("https://", "http://")) for h in page.hrefs)
+    assert "graph break" in html and "hints:" in html and "explanation:" in html
+
+
+def test_html_has_every_pane():
+    report = _run("\ndef f(a, b):\n    x = a / (torch.abs(a) + 1)\n    if b.sum() < 0:\n        b = b * -1\n"
+                  "    return x * b\nfor _ in range(20):\n    f(torch.randn(10), torch.randn(10))\n")
+    html = render(report)
+    for needle in ("Frames (", "Original bytecode", "Modified bytecode", "Guards (", "graph break",
+                   "line 4: <code>if b.sum() &lt; 0:</code>", "<b>graph ", "placeholder", "call_function",
+                   "var(--jp-", "<details"):
+        assert needle in html, needle
+    for frame in report["frames"]:
+        assert f"[{frame['compile_id']}]" in html
+
+
+def test_aot_graphs_and_output_code_sit_behind_details():
+    report = run_cell("\ny = torch.ones(4).sin() + 1\n", {"torch": torch}, RunOptions(backend="inductor"),
+                      filename="<static-html-inductor>").report
+    assert report["output_code"], report["diagnostics"]
+    html = render(report)
+    assert "<h4>Inductor output code</h4><details><summary>" in html
+    aot = [g for g in report["graphs"] if g["kind"].startswith("aot_")]
+    assert aot
+    assert f"<details><summary><b>graph {aot[0]['id']}</b> {aot[0]['kind']}" in html
+
+
+def test_big_tables_are_cut_with_a_note():
+    body = "".join("    t = t + 1\n" for _ in range(MAX_ROWS + 50))
+    report = _run(f"\ndef big(t):\n{body}    return t\nbig(torch.ones(2))\n")
+    nodes = max(len(g["nodes"]) for g in report["graphs"])
+    assert nodes > MAX_ROWS
+    assert "more nodes not shown here" in render(report)
+
+
+def test_huge_code_blocks_are_cut_with_a_note():
+    report = _run("y = torch.ones(3).sum()\n")
+    report["graphs"][0]["code"] = "x = 1\n" * (MAX_PRE_CHARS // 3)
+    html = render(report)
+    assert "more characters not shown here" in html
+    assert len(html) < 4 * MAX_PRE_CHARS
+
+
+def test_importing_kernel_ext_is_cheap():
+    probe = "import sys, kernel_ext; print(sorted(m for m in ('torch', 'compiler', 'kernel_ext.magic', 'IPython') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_help_has_an_example_for_every_option():
+    from kernel_ext.magic import DynamoMagics
+
+    doc = " ".join(DynamoMagics.dynamo.__doc__.split())
+    assert doc.startswith(":: %%dynamo [--backend NAME]")
+    for option in ("--backend", "--mode", "--dynamic", "--no-dynamic", "--fullgraph", "--scope",
+                   "--recompile-limit", "--out", "--quiet", "--strict"):
+        assert f"Example: %%dynamo {option}" in doc, option
