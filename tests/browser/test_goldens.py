@@ -41,8 +41,8 @@ def _notebook(path, reports):
     path.write_text(json.dumps(nb))
 
 
-@pytest.mark.skipif(not GOLDENS, reason="no goldens (test_there_are_goldens fails)")
 def test_saved_outputs_render(lab, page):
+    assert GOLDENS, "no golden reports in tests/goldens"
     reports = [(p.name.removesuffix(".report.json"), json.loads(p.read_text())) for p in GOLDENS]
     _notebook(lab.root / "goldens.ipynb", reports)
     page.goto(f"{lab.url}/lab/tree/goldens.ipynb?token={lab.token}")

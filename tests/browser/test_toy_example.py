@@ -12,21 +12,11 @@ import pytest
 
 import labserver
 from labserver import ARTIFACTS
+from tests.goldens.cases import TOY_EXAMPLE_CELL
 
 pytestmark = pytest.mark.browser
 
-TOY = """%%dynamo
-import torch
-
-def toy_example(a, b):
-    x = a / (torch.abs(a) + 1)
-    if b.sum() < 0:
-        b = b * -1
-    return x * b
-
-for _ in range(5):
-    out = toy_example(torch.randn(10), torch.randn(10))
-"""
+TOY = TOY_EXAMPLE_CELL
 
 PANES = ["frames", "source", "original-bytecode", "modified-bytecode", "guards", "graph-breaks", "fx-graph"]
 ROOT = ".jp-DynamoExplorer"

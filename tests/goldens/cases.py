@@ -23,6 +23,15 @@ for _ in range(5):
     out = toy_example(torch.randn(10), torch.randn(10))
 '''
 
+# The toy_example as typed in a notebook cell: line N of it is notebook line N (the magic is line 1).
+TOY_EXAMPLE_CELL = "%%dynamo\n" + TOY_EXAMPLE
+
+
+def line_of(source: str, text: str) -> int:
+    """1-based number of the first line of ``source`` that reads ``text`` (ignoring indentation)."""
+    return next(i for i, line in enumerate(source.splitlines(), 1) if line.strip() == text.strip())
+
+
 CASES: dict[str, dict[str, Any]] = {
     "toy_example": {"source": TOY_EXAMPLE, "options": {"backend": "eager"}},
     "recompile_dtype": {

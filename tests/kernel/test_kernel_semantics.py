@@ -14,19 +14,12 @@ import pytest
 
 from kernel_nb import MIME, cell, code, error, execute, last_json, outputs, reports, result, stream
 
+from tests.goldens.cases import TOY_EXAMPLE_CELL, line_of
+
 pytestmark = pytest.mark.kernel
 
-TOY = """%%dynamo
-def toy_example(a, b):
-    x = a / (torch.abs(a) + 1)
-    if b.sum() < 0:
-        b = b * -1
-    return x * b
-
-for _ in range(100):
-    out = toy_example(torch.randn(10), torch.randn(10))
-"""
-TOY_IF_LINE = 4  # notebook line of `if b.sum() < 0:` (line 1 is %%dynamo)
+TOY = TOY_EXAMPLE_CELL
+TOY_IF_LINE = line_of(TOY, "if b.sum() < 0:")
 
 BAD_OPTIONS = {
     "bad_unknown": "--bogus",
