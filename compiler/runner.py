@@ -19,7 +19,6 @@ import contextlib
 import itertools
 import linecache
 import platform
-import threading
 import time
 import types
 from dataclasses import dataclass
@@ -123,6 +122,9 @@ def run_cell(
             report.diagnose("collector_failed", f"{c.name}: {type(exc).__name__}: {exc}")
     if exception is not None:
         report.error = _error_info(exception, filename)
+        if getattr(exception, "real_stack", None) is not None:  # raised by Dynamo: name the frame it gave up on
+            failed = [f for f in report.frames if f.fail_type]
+            report.error.compile_id = failed[-1].compile_id if failed else None
     report.timings["capture_s"] = time.perf_counter() - built
     out = report.to_json()
     for problem in report_errors(out):
@@ -199,18 +201,19 @@ def _trim_traceback(exc: BaseException, filename: str) -> BaseException:
 
 
 def _error_info(exc: BaseException, filename: str) -> ErrorInfo:
+    """The cell's exception; the line is the cell's own (Dynamo errors: from ``real_stack``)."""
     line = None
     stack = getattr(exc, "real_stack", None)  # Dynamo errors: the user frames Dynamo was tracing
     if stack:
         line = next((fs.lineno for fs in reversed(list(stack)) if fs.filename == filename), None)
-    tb = exc.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == filename:
-            line = tb.tb_lineno if line is None or stack is None else line
-        tb = tb.tb_next
+    if line is None:
+        tb = exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == filename:
+                line = tb.tb_lineno
+            tb = tb.tb_next
     message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    cid, _ = _compat.current_trace_id()
-    return ErrorInfo(type=type(exc).__name__, message=message[:2000], line=line, compile_id=cid)
+    return ErrorInfo(type=type(exc).__name__, message=message[:2000], line=line, compile_id=None)
 
 
 def _throttled(cb: Callable[[Progress], None] | None) -> Callable[[int, str, str | None, float], None] | None:

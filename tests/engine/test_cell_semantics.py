@@ -73,6 +73,7 @@ def test_fullgraph_error_names_the_user_line_and_keeps_the_partial_report():
     assert type(result.exception).__name__ == "Unsupported"
     assert result.report["error"]["line"] == 5 and result.report["error"]["type"] == "Unsupported"
     (frame,) = frames_named(result.report, "f")
+    assert result.report["error"]["compile_id"] == frame["compile_id"]
     assert frame["status"] == "error"
     (brk,) = frame["graph_breaks"]
     assert brk["gb_id"] == "GB0059" and brk["line"] == 5 and brk["user_stack"][-1]["code"] == "print('hi')"
