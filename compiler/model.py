@@ -219,6 +219,15 @@ class CompileReport:
     def frame(self, compile_id: str) -> Frame | None:
         return next((f for f in self.frames if f.compile_id == compile_id), None)
 
+    def add_graph(self, *, compile_id: str, kind: str, nodes: list[Node], code: str, dot: str | None) -> Graph:
+        """Append a graph under the next id and list it on its frame (when that frame is in the report)."""
+        graph = Graph(id=len(self.graphs), compile_id=compile_id, kind=kind, name=None, nodes=nodes, code=code, dot=dot)
+        self.graphs.append(graph)
+        frame = self.frame(compile_id)
+        if frame is not None:
+            frame.graph_ids.append(graph.id)
+        return graph
+
     def diagnose(self, kind: str, message: str, compile_id: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(kind=kind, message=message, compile_id=compile_id))
 

@@ -40,7 +40,7 @@ def _text(s: str, replacements: dict[str, str]) -> str:
 
 def _walk(obj: Any, replacements: dict[str, str]) -> Any:
     if isinstance(obj, dict):
-        return {k: (0 if k in _NUMERIC_TIMES and isinstance(v, (int, float)) and v is not None else _walk(v, replacements)) for k, v in obj.items()}
+        return {k: (0 if k in _NUMERIC_TIMES and isinstance(v, (int, float)) else _walk(v, replacements)) for k, v in obj.items()}
     if isinstance(obj, list):
         return [_walk(v, replacements) for v in obj]
     if isinstance(obj, str):
@@ -75,8 +75,7 @@ def normalize_report(report: dict[str, Any], cell_filename: str = "<cell>") -> d
         for ins in f["modified_bytecode"]:
             if ins["ref"]:
                 ins["ref"]["compile_id"] = cid(ins["ref"]["compile_id"])
-        f["phases"] = sorted({p["name"] for p in f["phases"]})
-        f["phases"] = [{"name": n, "ms": 0} for n in f["phases"]]
+        f["phases"] = [{"name": n, "ms": 0} for n in sorted({p["name"] for p in f["phases"]})]
     for key in ("graphs", "output_code", "symbols", "shape_guards"):
         for item in rep[key]:
             item["compile_id"] = cid(item["compile_id"])

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from ..dot import graph_dot
-from ..model import CompileReport, Graph, Node
+from ..model import CompileReport, Node
 
 KINDS = {
     "aot_joint_graph": "aot_joint",
@@ -100,9 +100,4 @@ class AotGraphsCollector:
             if ev.compile_id is None or not ev.payload:
                 continue
             nodes = parse_readable(ev.payload)
-            gid = len(report.graphs)
-            report.graphs.append(Graph(id=gid, compile_id=ev.compile_id, kind=KINDS[ev.name], name=None,
-                                       nodes=nodes, code=ev.payload, dot=graph_dot(nodes)))
-            frame = report.frame(ev.compile_id)
-            if frame is not None:
-                frame.graph_ids.append(gid)
+            report.add_graph(compile_id=ev.compile_id, kind=KINDS[ev.name], nodes=nodes, code=ev.payload, dot=graph_dot(nodes))

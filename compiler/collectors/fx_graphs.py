@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from ..dot import graph_dot
-from ..model import CompileReport, Graph, Node
+from ..model import CompileReport, Node
 
 _FILE_LINE = re.compile(r'File "([^"]+)", line (\d+)')
 _OPS = {"placeholder", "get_attr", "call_function", "call_method", "call_module", "output"}
@@ -110,10 +110,4 @@ class FxGraphsCollector:
             seen[rec.compile_id] = i + 1
             texts = readable.get(rec.compile_id, [])
             code = texts[i] if i < len(texts) else ""
-            gid = len(report.graphs)
-            report.graphs.append(
-                Graph(id=gid, compile_id=rec.compile_id, kind="dynamo", name=None, nodes=rec.nodes, code=code, dot=graph_dot(rec.nodes))
-            )
-            frame = report.frame(rec.compile_id)
-            if frame is not None:
-                frame.graph_ids.append(gid)
+            report.add_graph(compile_id=rec.compile_id, kind="dynamo", nodes=rec.nodes, code=code, dot=graph_dot(rec.nodes))
