@@ -177,24 +177,24 @@ class LabServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
-        for child in family:
-            if _alive(child):
-                try:
-                    os.kill(child, signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
+        _signal_alive(family, signal.SIGTERM)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and any(_alive(c) for c in family):
             time.sleep(0.2)
-        for child in family:
-            if _alive(child):
-                try:
-                    os.kill(child, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+        _signal_alive(family, signal.SIGKILL)
         time.sleep(0.2)
         self.proc = None
         return [c for c in family if _alive(c)]
+
+
+def _signal_alive(pids: list[int], sig: int) -> None:
+    """Send ``sig`` to each pid still alive (one may exit in between)."""
+    for pid in pids:
+        if _alive(pid):
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
 
 
 def browser_missing() -> str | None:
