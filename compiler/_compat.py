@@ -6,9 +6,12 @@ Collectors import from here and never probe ``torch`` with ``hasattr`` themselve
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import re
 import types
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -28,13 +31,19 @@ MIN_TORCH = (2, 11)
 __all__ = [
     "TORCH_VERSION",
     "cache_entries",
+    "compilation_metrics_window",
+    "compile_callbacks",
     "current_trace_id",
     "drop_code_cache",
     "gb_registry",
+    "graph_break_log",
     "inductor_backend",
     "interned_filename",
     "is_resume_code",
     "register_bytecode_hook",
+    "shape_env_symbols",
+    "timed_phase_counts",
+    "timed_phases_since",
     "trace_log",
 ]
 
@@ -130,3 +139,134 @@ def skip_frame_but_not_callees(code: types.CodeType) -> None:
         from torch._dynamo import trace_rules
 
         trace_rules.add(code)  # pragma: no cover - exercised on torch < 2.13 only
+
+
+# --- zero-cost capture sources ([Note: zero-cost capture] in collectors/base.py) -----------------
+
+@contextlib.contextmanager
+def compile_callbacks(on_start: Callable[[str, str], None], on_end: Callable[[str, str], None]) -> Iterator[None]:
+    """Call ``on_start(compile_id, trigger)`` / ``on_end(compile_id, trigger)`` around every compile.
+
+    ``torch._dynamo.callback_handler`` runs them on the compiling thread (2.11 and 2.13), outermost
+    compile only: trigger ``DYNAMO`` in ``convert_frame._compile`` before tracing and after the
+    backend compile; ``LAZY_BACKWARD`` when AOTAutograd compiles a backward at its first call, under
+    the forward's compile id.
+    """
+    handler = torch._dynamo.callback_handler
+
+    def start(args: Any) -> None:
+        on_start(str(args.compile_id), args.callback_trigger.name)
+
+    def end(args: Any) -> None:
+        on_end(str(args.compile_id), args.callback_trigger.name)
+
+    handler.register_start_callback(start)
+    handler.register_end_callback(end)
+    try:
+        yield
+    finally:
+        handler.remove_start_callback(start)
+        handler.remove_end_callback(end)
+
+
+def timed_phase_counts() -> dict[str, int]:
+    """How many durations ``dynamo_timed`` has recorded so far under each key (always on, no logging)."""
+    from torch._dynamo.utils import compilation_time_metrics
+
+    return {k: len(v) for k, v in compilation_time_metrics.items()}
+
+
+def timed_phases_since(counts: dict[str, int]) -> dict[str, float]:
+    """Seconds per ``dynamo_timed`` key recorded after ``counts`` was taken (summed per key)."""
+    from torch._dynamo.utils import compilation_time_metrics
+
+    out: dict[str, float] = {}
+    for key, values in list(compilation_time_metrics.items()):
+        new = values[counts.get(key, 0):]
+        if new:
+            out[key] = sum(new)
+    return out
+
+
+@contextlib.contextmanager
+def compilation_metrics_window(limit: int = 100_000) -> Iterator[Callable[[], list[Any]]]:
+    """Yield a getter of the ``CompilationMetrics`` Dynamo records while the window is open.
+
+    Dynamo always appends one record per frame compile to a deque of 64 (``get_compilation_metrics``).
+    The window widens it so a cell with more compiles loses none, and narrows it back on exit, which
+    leaves exactly the last 64 records, as if it had never been widened.
+    """
+    from torch._dynamo import utils
+
+    original = utils._compilation_metrics.maxlen or utils.DEFAULT_COMPILATION_METRICS_LIMIT
+    before = {id(m) for m in utils.get_compilation_metrics()}
+    utils.set_compilation_metrics_limit(limit)
+    captured: list[Any] = []
+
+    def new_records() -> list[Any]:
+        if not captured:
+            captured.extend(m for m in utils.get_compilation_metrics() if id(m) not in before)
+        return captured
+
+    try:
+        yield new_records
+    finally:
+        new_records()
+        utils.set_compilation_metrics_limit(original)
+
+
+_GRAPH_BREAK_LOGGERS = ("torch._dynamo.symbolic_convert", "torch._dynamo.convert_frame")
+
+
+class _EveryBreak:
+    """Stands in for ``graph_break_dup_warning_checker``: every break is logged with its user stack."""
+
+    def add(self, key: Any) -> bool:
+        return True
+
+    def reset(self) -> None:
+        return None
+
+
+@contextlib.contextmanager
+def graph_break_log(handler: logging.Handler) -> Iterator[None]:
+    """Route Dynamo's ``graph_breaks`` artifact log (what ``TORCH_LOGS=graph_breaks`` prints) to ``handler``.
+
+    The message is the same text as the ``dynamo_graph_break_reason`` structured artifact, built only
+    when a break happens. Dynamo prints a break's user stack once per process and location; while
+    installed, every break keeps its stack and the user's own de-duplication state is left untouched.
+    """
+    from torch._dynamo import symbolic_convert
+
+    loggers = [logging.getLogger(f"{name}.__graph_breaks") for name in _GRAPH_BREAK_LOGGERS]
+    saved = [(lg, lg.level, lg.propagate) for lg in loggers]
+    checker = symbolic_convert.graph_break_dup_warning_checker
+    for lg in loggers:
+        lg.addHandler(handler)
+        if not lg.isEnabledFor(logging.DEBUG):  # not asked for by the user: enable it for us alone
+            lg.setLevel(logging.DEBUG)
+            lg.propagate = False
+    symbolic_convert.graph_break_dup_warning_checker = _EveryBreak()
+    try:
+        yield
+    finally:
+        symbolic_convert.graph_break_dup_warning_checker = checker
+        for lg, level, propagate in saved:
+            lg.removeHandler(handler)
+            lg.setLevel(level)
+            lg.propagate = propagate
+
+
+def shape_env_symbols() -> list[tuple[str, list[str], Any, str]]:
+    """``(symbol, [source names], hint value, value range)`` of the ShapeEnv of the compile in progress."""
+    tc = torch._guards.TracingContext.try_get()
+    shape_env = getattr(getattr(tc, "fake_mode", None), "shape_env", None)
+    if shape_env is None:
+        return []
+    values = shape_env.backed_var_to_val  # 2.11 and 2.13 (``var_to_val`` is deprecated in 2.13)
+    out = []
+    for sym, sources in list(shape_env.var_to_sources.items()):
+        vr = shape_env.var_to_range.get(sym)
+        rng = f"[{vr.lower}, {vr.upper}]" if vr is not None else ""
+        out.append((str(sym), [s.name for s in sources], values.get(sym), rng))
+    return out

@@ -4,24 +4,31 @@
 cache entry made with another backend object still counts toward ``recompile_limit``. So the
 explorer keeps ONE ``ExplorerBackend`` per (backend, mode, dynamic) for the life of the process:
 re-running a cell does not pile up entries on functions shared with the user's own compiled code.
-The graph sink is looked up per call from the active capture context of the calling thread.
+The capture (the running cell's ``CaptureContext``) is looked up per call on the calling thread: it
+records the graph, then the real backend compiles inside ``capture.backend_window()``.
 """
 
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+from typing import Any, ContextManager, Protocol
 
 from ._compat import inductor_backend
 
-__all__ = ["ExplorerBackend", "explorer_backend", "set_graph_sink"]
+__all__ = ["ExplorerBackend", "explorer_backend", "set_capture"]
 
 _local = threading.local()
 
 
-def set_graph_sink(sink: Callable[[Any, list[Any]], None] | None) -> None:
-    """Install (or clear) the callable that records graphs compiled on this thread."""
-    _local.sink = sink
+class Capture(Protocol):
+    def record_graph(self, gm: Any, example_inputs: list[Any]) -> None: ...
+
+    def backend_window(self) -> ContextManager[Any]: ...
+
+
+def set_capture(capture: Capture | None) -> None:
+    """Install (or clear) what records the graphs compiled on this thread."""
+    _local.capture = capture
 
 
 class ExplorerBackend:
@@ -34,10 +41,12 @@ class ExplorerBackend:
         self.inner = inductor_backend(mode, dynamic) if name == "inductor" else lookup_backend(name)
 
     def __call__(self, gm: Any, example_inputs: list[Any]) -> Any:
-        sink = getattr(_local, "sink", None)
-        if sink is not None:
-            sink(gm, example_inputs)
-        return self.inner(gm, example_inputs)
+        capture = getattr(_local, "capture", None)
+        if capture is None:
+            return self.inner(gm, example_inputs)
+        capture.record_graph(gm, example_inputs)
+        with capture.backend_window():
+            return self.inner(gm, example_inputs)
 
     # What Dynamo asks a backend for, forwarded explicitly. A ``__getattr__`` here (even one that
     # only raises AttributeError) makes torch 2.13's eval-frame callback segfault.

@@ -8,7 +8,9 @@ the report then falls back to the ``dis`` listing.
 from __future__ import annotations
 
 import dis
+import re
 import types
+from functools import lru_cache
 
 from .model import Instruction, NameRef
 
@@ -60,6 +62,27 @@ DECOMPILE_MAX_INSTRUCTIONS = 3000
 def decompile(code: types.CodeType, n_instructions: int = 0) -> tuple[str | None, str | None]:
     if n_instructions > DECOMPILE_MAX_INSTRUCTIONS:
         return None, f"not decompiled: {n_instructions} instructions (over {DECOMPILE_MAX_INSTRUCTIONS}); read the bytecode listing"
+    # Each recompile of a function yields the same modified bytecode but for the globals Dynamo
+    # numbers (``__compiled_fn_7_<uuid>``, ``__resume_at_30_4``): decompile one shape once.
+    names = code.co_names
+    unique = [i for i, n in enumerate(names) if _NUMBERED.fullmatch(n)]
+    shape = code.replace(co_names=tuple(_placeholder(i) if i in unique else n for i, n in enumerate(names)))
+    source, error = _decompile_shape(shape)
+    if source is not None and unique:
+        source = _PLACEHOLDER.sub(lambda m: names[int(m.group(1))], source)
+    return source, error
+
+
+_NUMBERED = re.compile(r"__compiled_fn_\d+\w*|__resume_at_\d+_\d+|__builtins_dict___\d+")
+_PLACEHOLDER = re.compile(r"__dynamo_explorer_name_(\d+)__")
+
+
+def _placeholder(i: int) -> str:
+    return f"__dynamo_explorer_name_{i}__"
+
+
+@lru_cache(maxsize=256)
+def _decompile_shape(code: types.CodeType) -> tuple[str | None, str | None]:
     try:
         import depyf
 

@@ -77,13 +77,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     finally:
         sys.path.remove(os.path.dirname(filename))
-    with open(args.json, "w", encoding="utf-8") as fh:
-        json.dump(run.report, fh, indent=1)
+    write_report(run.report, args.json)
     print(one_line(run.report))
     if run.exception is not None:
         traceback.print_exception(run.exception)
         return 1
     return 0
+
+
+def write_report(report: dict, path: str) -> None:
+    """Write the report as compact JSON (``json.dumps`` without ``indent`` uses the C encoder: ~10x
+    faster than ``json.dump`` on a large report; ``python -m json.tool OUT.json`` pretty-prints it)."""
+    text = json.dumps(report, ensure_ascii=False, separators=(",", ":"))
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 Holds:
 - ``TraceEvent`` and ``StructuredStream``: a ``logging.Handler`` on torch's structured-trace logger
   (``torch.__trace``, the stream tlparse reads) keeping only this run's, this thread's records;
+- ``BreakLog``: a handler for Dynamo's ``graph_breaks`` artifact log (see ``_compat.graph_break_log``);
 - ``TorchLogDiverter``: a filter on torch's own stderr handlers that moves Dynamo's warnings and
   errors into the report instead of the user's stderr (the user's own logging is untouched);
 - ``TorchWarningDiverter``: the same for ``warnings.warn`` raised from inside torch.
@@ -28,7 +29,9 @@ _RESERVED = {
 
 _TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
 
-__all__ = ["StructuredStream", "TorchLogDiverter", "TorchWarningDiverter", "TraceEvent"]
+__all__ = ["BreakLog", "StructuredStream", "TorchLogDiverter", "TorchWarningDiverter", "TraceEvent"]
+
+_TAKEN = "_dynamo_explorer_taken"  # set on a record a capture handler kept; the diverter then drops it
 
 
 @dataclass(slots=True)
@@ -86,6 +89,27 @@ class StructuredStream(logging.Handler):
         return [e for e in self.events if e.name in names]
 
 
+class BreakLog(logging.Handler):
+    """Keeps ``(compile id, message)`` of each graph-break log record of the current thread."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.DEBUG)
+        self.records: list[tuple[str | None, str]] = []
+        self._thread = threading.get_ident()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread != self._thread:
+            return
+        from ._compat import current_trace_id
+
+        setattr(record, _TAKEN, True)
+        try:
+            msg = record.getMessage()
+        except Exception:  # a malformed log call must not break the user's run
+            msg = str(record.msg)
+        self.records.append((current_trace_id()[0], msg))
+
+
 @dataclass(slots=True)
 class CapturedLog:
     level: str
@@ -102,6 +126,8 @@ class _DivertFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if record.thread != self.thread:
             return True
+        if getattr(record, _TAKEN, False):  # already in the report as what it describes
+            return False
         if id(record) not in self.seen:
             self.seen.add(id(record))
             try:

@@ -24,9 +24,9 @@ _SUBS = [
     (re.compile(r"/tmp/[\w./\-]+"), "TMP"),
     # graphs replayed from inductor's caches carry the cell filename of the run that first compiled them
     (re.compile(r"<dynamo-cell-\d+>|<golden:\w+>|<ipython-input-[\w-]+>"), "<cell>"),
-    (re.compile(r"Guard latency = [\d.]+ us"), "Guard latency = N us"),
     (re.compile(r"\b[a-z0-9]{52}\b"), "HASH"),
 ]
+_GLOBAL_LINE = re.compile(r"^(\s*global )(.+)$", re.M)  # depyf orders these names by hash seed
 _NUMERIC_TIMES = {"compile_time_s", "ms", "wall_s", "compile_s", "capture_s"}
 
 
@@ -75,7 +75,9 @@ def normalize_report(report: dict[str, Any], cell_filename: str = "<cell>") -> d
         for ins in f["modified_bytecode"]:
             if ins["ref"]:
                 ins["ref"]["compile_id"] = cid(ins["ref"]["compile_id"])
-        f["phases"] = [{"name": n, "ms": 0} for n in sorted({p["name"] for p in f["phases"]})]
+        f["phases"] = []  # which phases run (gc, cache loads, ...) varies from run to run
+        if f["decompiled_source"]:
+            f["decompiled_source"] = _GLOBAL_LINE.sub(lambda m: m.group(1) + ", ".join(sorted(m.group(2).split(", "))), f["decompiled_source"])
     for key in ("graphs", "output_code", "symbols", "shape_guards"):
         for item in rep[key]:
             item["compile_id"] = cid(item["compile_id"])

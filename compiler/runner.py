@@ -27,9 +27,10 @@ from typing import Any, Callable
 import torch
 
 from . import _compat
-from .backend import explorer_backend, is_explorer_backend, set_graph_sink
+from .backend import explorer_backend, is_explorer_backend, set_capture
 from .cell import ANCHOR_NAME, OUT_NAME, UNBOUND, UNBOUND_NAME, CellProgram, prepare
 from .collectors import DEFAULT_COLLECTORS, CaptureContext
+from .collectors.base import gc_paused
 from .model import CompileReport, ErrorInfo
 from .options import RunOptions
 from .schema import report_errors
@@ -99,8 +100,8 @@ def run_cell(
             for c in collectors:
                 stack.enter_context(c.install(ctx))
             stack.enter_context(_dynamo_config(options))
-            set_graph_sink(ctx.record_graph)
-            stack.callback(set_graph_sink, None)
+            set_capture(ctx)
+            stack.callback(set_capture, None)
             try:
                 _execute(program, namespace, options, ctx)
             finally:
@@ -115,20 +116,22 @@ def run_cell(
 
     built = time.perf_counter()
     ctx.exception = exception
-    for c in collectors:
-        try:
-            c.finalize(ctx, report)
-        except Exception as exc:  # a capture bug must never cost the user their run
-            report.diagnose("collector_failed", f"{c.name}: {type(exc).__name__}: {exc}")
-    if exception is not None:
-        report.error = _error_info(exception, filename)
-        if getattr(exception, "real_stack", None) is not None:  # raised by Dynamo: name the frame it gave up on
-            failed = [f for f in report.frames if f.fail_type]
-            report.error.compile_id = failed[-1].compile_id if failed else None
-    report.timings["capture_s"] = time.perf_counter() - built
-    out = report.to_json()
-    for problem in report_errors(out):
-        out["diagnostics"].append({"kind": "schema_mismatch", "message": problem, "compile_id": None})
+    with gc_paused():  # report building allocates ~10^5 small objects; a full collection of the
+        # kernel's heap (the model, its fake tensors) in the middle costs more than the building
+        for c in collectors:
+            try:
+                c.finalize(ctx, report)
+            except Exception as exc:  # a capture bug must never cost the user their run
+                report.diagnose("collector_failed", f"{c.name}: {type(exc).__name__}: {exc}")
+        if exception is not None:
+            report.error = _error_info(exception, filename)
+            if getattr(exception, "real_stack", None) is not None:  # raised by Dynamo: name the frame it gave up on
+                failed = [f for f in report.frames if f.fail_type]
+                report.error.compile_id = failed[-1].compile_id if failed else None
+        report.timings["capture_s"] = time.perf_counter() - built
+        out = report.to_json()
+        for problem in report_errors(out):
+            out["diagnostics"].append({"kind": "schema_mismatch", "message": problem, "compile_id": None})
     return CellRun(report=out, value=value, exception=exception)
 
 
@@ -139,6 +142,7 @@ def _execute(program: CellProgram, namespace: dict[str, Any], options: RunOption
         nopython=options.fullgraph,
         dynamic=options.dynamic,
         guard_export_fn=ctx.record_guards,
+        guard_fail_fn=ctx.record_guard_failure,
     )
     if program.scope == "frames":
         assert program.module_code is not None

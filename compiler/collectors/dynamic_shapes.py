@@ -1,9 +1,11 @@
 """Collector for dynamic shapes: symbols (symbol -> source, value, range) and shape guards.
 
-From structured ``create_symbol`` (symbol, val, vr, source, user_stack) and ``guard_added_fast``
-(expr, user_stack), plus the checks of each frame's ``SHAPE_ENV`` guard written in terms of sources
-(``2 <= L['x'].size()[0]``; runs after the guards collector). Symbol names are hashed from their
-source (``s97``), not sequential.
+Symbols are read from the ShapeEnv of each compile when its graph reaches the backend
+(``_compat.shape_env_symbols``: ``var_to_sources``, ``backed_var_to_val``, ``var_to_range``). Shape
+guards are the checks of each frame's ``SHAPE_ENV`` guard, written in terms of sources
+(``2 <= L['x'].size()[0]``; runs after the guards collector), with the user line the guard tree
+gives them; a symbol's line is that of the first shape guard on its source. Symbol names are hashed
+from their source (``s97``), not sequential.
 """
 
 from __future__ import annotations
@@ -14,28 +16,14 @@ from typing import Any
 from ..model import CompileReport, ShapeGuard, Symbol
 
 
-def _user_line(meta: dict[str, Any]) -> int | None:
-    stack = meta.get("user_stack") or []
-    return int(stack[-1]["line"]) if stack and stack[-1].get("line") is not None else None
-
-
 class DynamicShapesCollector:
     name = "dynamic_shapes"
 
     def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
-        return contextlib.nullcontext()
+        return contextlib.nullcontext()  # symbols arrive with each graph (CaptureContext.record_graph)
 
     def finalize(self, ctx: Any, report: CompileReport) -> None:
-        for ev in ctx.stream.named("create_symbol", "guard_added_fast"):
-            meta = ev.meta if isinstance(ev.meta, dict) else {}
-            if ev.compile_id is None:
-                continue
-            if ev.name == "create_symbol":
-                report.symbols.append(Symbol(compile_id=ev.compile_id, symbol=str(meta.get("symbol")), source=str(meta.get("source", "")),
-                                             value=str(meta.get("val", "")), range=str(meta.get("vr", "")), line=_user_line(meta)))
-            else:
-                report.shape_guards.append(ShapeGuard(compile_id=ev.compile_id, expr=str(meta.get("expr", "")), line=_user_line(meta)))
-        seen = {(g.compile_id, g.expr) for g in report.shape_guards}
+        seen: set[tuple[str, str]] = set()
         for frame in report.frames:
             for guard in frame.guards:
                 if guard.type != "SHAPE_ENV":
@@ -44,3 +32,10 @@ class DynamicShapesCollector:
                     if (frame.compile_id, expr) not in seen:
                         seen.add((frame.compile_id, expr))
                         report.shape_guards.append(ShapeGuard(compile_id=frame.compile_id, expr=expr, line=guard.line))
+        for cid, symbols in ctx.symbols.items():
+            guards = [g for g in report.shape_guards if g.compile_id == cid]
+            for symbol, sources, value, rng in symbols:
+                source = sources[0] if sources else ""
+                line = next((g.line for g in guards if source and source in g.expr and g.line is not None), None)
+                report.symbols.append(Symbol(compile_id=cid, symbol=symbol, source=source,
+                                             value="" if value is None else str(value), range=rng, line=line))

@@ -1,8 +1,10 @@
 """Collector for frames: compile ids, code objects, original/modified bytecode, decompiled source.
 
-Sources: the bytecode hook (``register_bytecode_hook``: every successful frame compile, with the
-original and modified code), structured ``dynamo_start`` (every compile that started, including
-those that failed or were skipped) and ``compilation_metrics`` (fail type/reason, compile time).
+Sources ([Note: zero-cost capture] in base.py): the compile start callback (every compile that
+started on this thread, in order), the bytecode hook (``register_bytecode_hook``: every successful
+frame compile, with the original and modified code) and the ``CompilationMetrics`` Dynamo records
+for every compile, including those that failed or were skipped (fail type and reason, compile time,
+the code's name and place when no bytecode was produced).
 """
 
 from __future__ import annotations
@@ -15,6 +17,18 @@ from ..bytecode import decompile, instruction_rows
 from ..model import CodeInfo, CompileReport, Frame
 
 
+def _metrics_by_id(ctx: Any) -> dict[str, Any]:
+    """This run's forward-compile metrics by compile id (the last record of an id wins)."""
+    known = set(ctx.compile_order) | {r.compile_id for r in ctx.code_records} | set(ctx.guard_failures)
+    known |= {rec.compile_id for rec in ctx.logs if rec.compile_id}
+    out: dict[str, Any] = {}
+    for m in ctx.metrics:
+        cid = str(m.compile_id) if m.compile_id is not None else None
+        if cid in known and m.is_forward is not False and not m.is_runtime:
+            out[cid] = m
+    return out
+
+
 class FramesCollector:
     name = "frames"
 
@@ -22,44 +36,35 @@ class FramesCollector:
     def install(self, ctx: Any) -> Iterator[None]:
         handle = _compat.register_bytecode_hook(lambda orig, new: ctx.record_code(orig, new) and None)
         try:
-            yield
+            with _compat.compile_callbacks(ctx.on_compile_start, ctx.on_compile_end), \
+                    _compat.compilation_metrics_window() as new_metrics:
+                try:
+                    yield
+                finally:
+                    ctx.metrics = new_metrics()
         finally:
             handle.remove()
 
     def finalize(self, ctx: Any, report: CompileReport) -> None:
-        order: list[str] = []
-        starts: dict[str, dict[str, Any]] = {}
-        attempts: dict[str, int] = {}
-        metrics: dict[str, dict[str, Any]] = {}
-        for ev in ctx.stream.events:
-            cid = ev.compile_id
-            if cid is None:
-                continue
-            if ev.name == "dynamo_start" and cid not in starts:
-                frame = (ev.meta or {}).get("stack") or [{}]
-                starts[cid] = frame[-1]
+        metrics = _metrics_by_id(ctx)
+        order = list(ctx.compile_order)
+        for cid in [*(r.compile_id for r in ctx.code_records), *metrics]:
+            if cid not in order:  # e.g. a compile refused before it started (recompile limit)
                 order.append(cid)
-            elif ev.name == "compilation_metrics" and isinstance(ev.meta, dict):
-                metrics[cid] = ev.meta
-            attempts[cid] = max(attempts.get(cid, 0), ev.attempt)
         records = {r.compile_id: r for r in ctx.code_records}  # the last attempt wins
-        for rec in ctx.code_records:
-            if rec.compile_id not in starts and rec.compile_id not in order:
-                order.append(rec.compile_id)
-            attempts[rec.compile_id] = max(attempts.get(rec.compile_id, 0), rec.attempt)
         for cid in order:
             rec = records.get(cid)
-            m = metrics.get(cid, {})
-            start = starts.get(cid, {})
+            m = metrics.get(cid)
             if rec is not None:
                 name, filename, first = rec.orig.co_name, rec.orig.co_filename, rec.orig.co_firstlineno
+            elif m is not None:
+                name, filename, first = m.co_name or "?", m.co_filename or "?", int(m.co_firstlineno or 0)
             else:
-                name = m.get("co_name") or start.get("name") or "?"
-                filename = m.get("co_filename") or _compat.interned_filename(start.get("filename"))
-                first = int(m.get("co_firstlineno") or start.get("line") or 0)
+                continue
+            attempts = [int(k.rsplit("_", 1)[1]) for k in ctx.phase_s.get(cid, {}) if k.startswith("compile_attempt_")]
             frame = Frame(
                 compile_id=cid,
-                attempt=attempts.get(cid, 0),
+                attempt=rec.attempt if rec is not None else max(attempts, default=0),
                 status="ok",
                 code=CodeInfo(
                     name=name,
@@ -68,9 +73,9 @@ class FramesCollector:
                     is_resume=name.startswith(_compat.TORCH_DYNAMO_RESUME_IN_PREFIX),
                     in_cell=filename == ctx.program.filename,
                 ),
-                fail_type=m.get("fail_type"),
-                fail_reason=m.get("fail_reason"),
-                compile_time_s=m.get("entire_frame_compile_time_s"),
+                fail_type=getattr(m, "fail_type", None),
+                fail_reason=getattr(m, "fail_reason", None),
+                compile_time_s=getattr(m, "entire_frame_compile_time_s", None),
             )
             if rec is not None:
                 frame.original_bytecode = instruction_rows(rec.orig)

@@ -1,8 +1,8 @@
 """Collector for the FX graphs Dynamo hands to the backend (kind ``dynamo``).
 
-``node_rows`` snapshots a ``GraphModule`` into schema ``Node`` rows at backend time (inductor mutates
-the graph later); ``finalize`` turns each snapshot into a ``Graph`` with readable code (the
-``dynamo_output_graph`` payload torch already prints) and DOT text (see ``compiler/dot.py``).
+``node_rows`` and ``readable`` snapshot a ``GraphModule`` at backend time (inductor mutates the graph
+later) into schema ``Node`` rows and the readable code ``TORCH_LOGS=graph_code`` prints; ``finalize``
+turns each snapshot into a ``Graph`` with DOT text (see ``compiler/dot.py``).
 """
 
 from __future__ import annotations
@@ -83,6 +83,23 @@ def node_rows(gm: Any) -> list[Node]:
     return rows
 
 
+# ``print_readable`` regenerates the graph's code (~30 us a node); ``gm.code`` is already there.
+READABLE_MAX_NODES = 1000
+
+
+def readable(gm: Any) -> str:
+    """The graph's code with shapes, strides and devices (Dynamo's ``dynamo_output_graph`` text);
+    above ``READABLE_MAX_NODES`` nodes the plain generated code (the node table has the shapes)."""
+    n = len(gm.graph.nodes)
+    if n <= READABLE_MAX_NODES:
+        try:
+            return gm.print_readable(print_output=False, include_stride=True, include_device=True)
+        except Exception:  # a graph torch cannot print readably still has its plain code
+            pass
+    note = f"# {n} nodes: shapes are in the node table (annotated code is kept up to {READABLE_MAX_NODES} nodes)\n"
+    return note + str(getattr(gm, "code", "")).lstrip("\n")
+
+
 def graph_device(example_inputs: list[Any]) -> str:
     import torch
 
@@ -99,15 +116,7 @@ class FxGraphsCollector:
         return contextlib.nullcontext()  # graphs arrive through the explorer backend (backend.py)
 
     def finalize(self, ctx: Any, report: CompileReport) -> None:
-        readable: dict[str, list[str]] = {}
-        for ev in ctx.stream.named("dynamo_output_graph"):
-            readable.setdefault(ev.compile_id, []).append(ev.payload or "")
         devices = {rec.device for rec in ctx.graph_records}
         report.device = "cuda" if "cuda" in devices else (sorted(devices)[0] if devices else "cpu")
-        seen: dict[str, int] = {}
         for rec in ctx.graph_records:
-            i = seen.get(rec.compile_id, 0)
-            seen[rec.compile_id] = i + 1
-            texts = readable.get(rec.compile_id, [])
-            code = texts[i] if i < len(texts) else ""
-            report.add_graph(compile_id=rec.compile_id, kind="dynamo", nodes=rec.nodes, code=code, dot=graph_dot(rec.nodes))
+            report.add_graph(compile_id=rec.compile_id, kind="dynamo", nodes=rec.nodes, code=rec.code, dot=graph_dot(rec.nodes))

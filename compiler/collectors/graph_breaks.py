@@ -1,7 +1,8 @@
-"""Collector for graph breaks, from the structured ``dynamo_graph_break_reason`` artifact.
+"""Collector for graph breaks, from Dynamo's ``graph_breaks`` log (``_compat.graph_break_log``).
 
-That artifact is the one source that sees every break, including those inside inlined callees and
-those where no graph was compiled. Its text layout (same format strings in 2.11 and 2.13):
+That log is the one source that sees every break, including those inside inlined callees and those
+where no graph was compiled; its text is the ``dynamo_graph_break_reason`` structured artifact's, and
+it is built only when a break happens. Its layout (same format strings in 2.11 and 2.13):
 ``Graph break in user code at FILE:LINE`` / ``Graph Break Reason: ...<gb_type>`` / ``Explanation:`` /
 ``Hint:`` ... / ``Developer debug context:`` / ``...gb/gbNNNN.html`` / ``User code traceback:`` frames.
 The gb id comes from the documentation URL; the registry fills what the text lacks.
@@ -85,14 +86,14 @@ class GraphBreaksCollector:
     name = "graph_breaks"
 
     def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
-        return contextlib.nullcontext()
+        return _compat.graph_break_log(ctx.breaks)
 
     def finalize(self, ctx: Any, report: CompileReport) -> None:
-        for ev in ctx.stream.named("artifact:dynamo_graph_break_reason"):
-            frame = report.frame(ev.compile_id) if ev.compile_id else None
-            if frame is None or not ev.payload:
+        for compile_id, text in ctx.breaks.records:
+            frame = report.frame(compile_id) if compile_id else None
+            if frame is None or "Graph Break Reason:" not in text:  # a whole-frame skip: see fail_reason below
                 continue
-            gb = parse_break(ev.payload)
+            gb = parse_break(text)
             gb.user_stack = _from_compiled_frame(gb.user_stack, frame.code.filename, frame.code.name)
             if all((g.line, g.gb_type, g.filename) != (gb.line, gb.gb_type, gb.filename) for g in frame.graph_breaks):
                 frame.graph_breaks.append(gb)

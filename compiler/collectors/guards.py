@@ -1,17 +1,19 @@
 """Collector for guards: the exported ``GuardsSet`` per compile id, plus the guard-manager tree.
 
 Rows come from ``guard_export_fn`` (GuardBuilder names: TENSOR_MATCH, ID_MATCH, TYPE_MATCH,
-EQUALS_MATCH, SEQUENCE_LENGTH, SHAPE_ENV, ...). The ``dynamo_cpp_guards_str`` tree (exactly what
-``TORCH_LOGS=guards`` prints) adds the checks the export leaves out (``check_tensor(...)``) and the
-user line each guard came from; a frame with no export (empty graph) gets its rows from the tree.
+EQUALS_MATCH, SEQUENCE_LENGTH, SHAPE_ENV, ...). The guard-manager tree (``str`` of each cache entry's
+guard manager, read before the run's cache entries are dropped: exactly what ``TORCH_LOGS=guards``
+prints) adds the checks the export leaves out (``check_tensor(...)``) and the user line each guard came
+from; a frame with no export (empty graph) gets its rows from the tree.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
-from typing import Any
+from typing import Any, Iterator
 
+from .. import _compat
 from ..model import CompileReport, Guard
 
 # A frame over a 10,000-node model guards every parameter: 54,000 guards and a 21 MB tree. Past these
@@ -19,14 +21,16 @@ from ..model import CompileReport, Guard
 MAX_GUARDS_PER_FRAME = 5000
 MAX_TREE_CHARS = 1_000_000
 
-_MANAGER = re.compile(r"^[| ]*\+- (?:GuardManager|DictGuardManager|DictSubclassGuardManager|RootGuardManager)(?:: source=(?P<source>.+?), accessed_by=)?")
-_LEAF = re.compile(r"^(?P<indent>[| ]*)\+- (?P<kind>[A-Z][A-Z0-9_]+): (?P<code>.*)$")
-_USER_LINE = re.compile(r"#\s.*?(?P<file>[^\s#]+):(?P<line>\d+) in [\w<>.]+(?:\s|$)")
 
 
-def export_rows(guards: Any) -> list[Guard]:
+def export_rows(guards: Any, limit: int | None = None) -> tuple[list[Guard], int]:
+    """The first ``limit`` guards of an exported ``GuardsSet`` as rows, and how many it holds."""
     rows = []
+    total = 0
     for g in guards:
+        total += 1
+        if limit is not None and len(rows) >= limit:
+            continue
         kinds = list(getattr(g, "guard_types", None) or [])
         try:
             builder = g.inner_create_fn().__name__
@@ -41,36 +45,45 @@ def export_rows(guards: Any) -> list[Guard]:
                 origin=getattr(g.source, "name", str(g.source)),
             )
         )
-    return rows
+    return rows, total
+
+
+_TREE_LINE = re.compile(
+    r"^(?P<indent>[| ]*)\+- (?:"
+    r"(?:GuardManager|DictGuardManager|DictSubclassGuardManager|RootGuardManager)(?:: source=(?P<source>.+?), accessed_by=[^\n]*)?"
+    r"|(?P<kind>[A-Z][A-Z0-9_]+): (?P<code>[^\n]*))$",
+    re.M,
+)
+_WHERE = re.compile(r"(?P<file>[^\s#]+):(?P<line>\d+) in [\w<>.]+")
 
 
 def parse_tree(text: str, filename: str) -> list[tuple[str, str, str, int | None]]:
     """``(source, leaf kind, code, user line)`` for every leaf guard of a guard-tree dump.
 
-    The user line is kept only when the comment points into ``filename`` (the frame's own file;
-    the tree shortens paths, so the comment's path is a suffix of it).
+    A leaf reads ``KIND: check  # user code  # file:line in fn``. The user line is kept only when
+    the comment points into ``filename`` (the frame's own file; the tree shortens paths, so the
+    comment's path is a suffix of it). One regex pass: a 10,000-node model's tree has 4 MB.
     """
     out = []
     stack: list[tuple[int, str]] = []  # (depth, source)
-    for raw in text.splitlines():
-        depth = raw.find("+-")
-        if depth < 0:
-            continue
-        m = _MANAGER.match(raw)
-        if m:
-            while stack and stack[-1][0] >= depth:
-                stack.pop()
+    lines: dict[str, int | None] = {}  # comment -> user line (many leaves share one)
+    for m in _TREE_LINE.finditer(text):
+        depth = len(m.group("indent"))
+        while stack and stack[-1][0] >= depth:
+            stack.pop()
+        kind = m.group("kind")
+        if kind is None:
             stack.append((depth, m.group("source") or ""))
             continue
-        leaf = _LEAF.match(raw)
-        if leaf:
-            while stack and stack[-1][0] >= depth:
-                stack.pop()
-            code = leaf.group("code")
-            lm = _USER_LINE.search(code)
-            check = code.split("  # ")[0].strip()
-            line = int(lm.group("line")) if lm and filename.endswith(lm.group("file")) else None
-            out.append((stack[-1][1] if stack else "", leaf.group("kind"), check, line))
+        check, sep, comment = m.group("code").partition("  # ")
+        line = None
+        if sep:
+            where = comment.rsplit("# ", 1)[-1]
+            if where not in lines:
+                w = _WHERE.search(where)
+                lines[where] = int(w.group("line")) if w and filename.endswith(w.group("file")) else None
+            line = lines[where]
+        out.append((stack[-1][1] if stack else "", kind, check.strip(), line))
     return out
 
 
@@ -85,16 +98,26 @@ def _origin(source: str) -> str:
 class GuardsCollector:
     name = "guards"
 
-    def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
-        return contextlib.nullcontext()  # guard_export_fn is passed to torch._dynamo.optimize (runner.py)
+    @contextlib.contextmanager
+    def install(self, ctx: Any) -> Iterator[None]:
+        # guard_export_fn / guard_fail_fn are passed to torch._dynamo.optimize (runner.py)
+        try:
+            yield
+        finally:  # before the runner drops the run's cache entries
+            ours = {r.compile_id for r in ctx.code_records}
+            for code in ctx.codes_seen:
+                for entry in _compat.cache_entries(code):
+                    cid = str(getattr(entry, "compile_id", ""))
+                    if cid in ours:
+                        ctx.guard_managers[cid] = entry.guard_manager
 
     def finalize(self, ctx: Any, report: CompileReport) -> None:
-        trees = {ev.compile_id: ev.payload or "" for ev in ctx.stream.named("dynamo_cpp_guards_str")}
+        trees = {cid: str(gm) for cid, gm in ctx.guard_managers.items()}
         for frame in report.frames:
             tree = trees.get(frame.compile_id)
             leaves = parse_tree(tree, frame.code.filename) if tree else []
             frame.guard_tree = tree.strip() if tree else None
-            rows = ctx.guard_exports.get(frame.compile_id)
+            rows, total = ctx.guard_exports.get(frame.compile_id, (None, 0))
             if rows is None:
                 rows = [Guard(type=k, source=s, code=[c], line=ln, origin=_origin(s)) for s, k, c, ln in leaves]
             else:
@@ -109,8 +132,9 @@ class GuardsCollector:
                         g.code = same_kind
                     elif g.type == "TENSOR_MATCH" and same_kind:
                         g.code = same_kind + [c for c in g.code if c not in same_kind]
-            if len(rows) > MAX_GUARDS_PER_FRAME:
-                report.diagnose("truncated", f"[{frame.compile_id}] {frame.code.name}: kept {MAX_GUARDS_PER_FRAME} of {len(rows)} guards; "
+            total = max(total, len(rows))
+            if total > MAX_GUARDS_PER_FRAME:
+                report.diagnose("truncated", f"[{frame.compile_id}] {frame.code.name}: kept {MAX_GUARDS_PER_FRAME} of {total} guards; "
                                 "run with TORCH_LOGS=guards to print all of them", frame.compile_id)
                 rows = rows[:MAX_GUARDS_PER_FRAME]
             if frame.guard_tree and len(frame.guard_tree) > MAX_TREE_CHARS:

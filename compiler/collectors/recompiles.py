@@ -1,14 +1,16 @@
 """Collector for recompiles: the failing guard(s) behind each new compile id, and limit hits.
 
-``artifact:recompile_reasons`` is emitted under the NEW compile id with one ``'<old id>: <reason>'``
-entry per cache entry whose guards failed. A ``recompile_limit`` hit shows as the WARNING Dynamo
-logs (diverted into the report by the logs collector) and as ``fail_reason`` of that compile.
+``guard_fail_fn`` (passed to ``torch._dynamo.optimize``) is called while Dynamo decides to recompile,
+under the NEW compile id, with one ``'<old id>: <reason>'`` per cache entry whose guards failed: the
+same list ``TORCH_LOGS=recompiles`` prints. Entries made by the user's own ``torch.compile`` of the
+same code carry no such callback; then the first reason comes from ``CompilationMetrics``. A
+``recompile_limit`` hit shows as the WARNING Dynamo logs (diverted into the report by the logs
+collector) and as ``fail_reason`` of that compile.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 from typing import Any
 
@@ -17,13 +19,7 @@ from ..model import CompileReport, RecompileReason
 _ENTRY = re.compile(r"^(?P<cid>(?:!\d+/)?\d+/\d+): (?P<reason>.*)$", re.S)
 
 
-def split_reasons(payload: str) -> list[RecompileReason]:
-    try:
-        items = json.loads(payload)
-    except (ValueError, TypeError):
-        items = payload
-    if isinstance(items, str):
-        items = [items]
+def split_reasons(items: list[str]) -> list[RecompileReason]:
     out = []
     for item in items:
         text = str(item).strip()
@@ -42,10 +38,10 @@ class RecompilesCollector:
         return contextlib.nullcontext()
 
     def finalize(self, ctx: Any, report: CompileReport) -> None:
-        for ev in ctx.stream.named("artifact:recompile_reasons"):
-            frame = report.frame(ev.compile_id) if ev.compile_id else None
-            if frame is not None and ev.payload:
-                frame.recompile_reasons.extend(split_reasons(ev.payload))
+        fallback = {str(m.compile_id): m.recompile_reason for m in ctx.metrics if m.recompile_reason}
+        for frame in report.frames:
+            reasons = ctx.guard_failures.get(frame.compile_id) or ([fallback[frame.compile_id]] if frame.compile_id in fallback else [])
+            frame.recompile_reasons.extend(split_reasons(reasons))
         for rec in ctx.logs:
             if "hit config.recompile_limit" in rec.message or "hit config.accumulated_recompile_limit" in rec.message:
                 report.diagnose("recompile_limit", rec.message.strip().splitlines()[0] + " — " + _function_of(rec.message), rec.compile_id)

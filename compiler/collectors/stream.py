@@ -1,9 +1,14 @@
-"""Collector that installs the structured-trace stream every other collector reads (installed first)."""
+"""Collector that owns the structured-trace stream (installed first).
+
+The stream listens only while an AOT-based backend compiles (``CaptureContext.backend_window`` and
+lazy backward compiles, [Note: zero-cost capture] in base.py); only AOT graphs and inductor's output
+code are read from it. This collector guarantees its handler is gone when the run ends.
+"""
 
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import Any, Iterator
 
 from ..model import CompileReport
 
@@ -11,8 +16,12 @@ from ..model import CompileReport
 class StreamCollector:
     name = "stream"
 
-    def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
-        return ctx.stream
+    @contextlib.contextmanager
+    def install(self, ctx: Any) -> Iterator[None]:
+        try:
+            yield
+        finally:
+            ctx.close_stream()
 
     def finalize(self, ctx: Any, report: CompileReport) -> None:
         return None

@@ -1,9 +1,15 @@
-"""Collector for compile time per phase, from ``chromium_event`` begin/end pairs per compile id."""
+"""Collector for compile time per phase.
+
+Per frame: ``dynamo_timed`` records every timed phase's duration in ``compilation_time_metrics``
+whether or not anything listens (the same names as ``torch._dynamo.utils.compile_times()`` and the
+``chromium_event`` trace: ``bytecode_tracing``, ``build_guards``, ``backend_compile``, ...); the
+compile start/end callbacks take what each compile added (base.py). The total is the frame's
+``entire_frame_compile_time_s`` from ``CompilationMetrics`` (frames collector).
+"""
 
 from __future__ import annotations
 
 import contextlib
-import json
 from typing import Any
 
 from ..model import CompileReport, Phase
@@ -13,24 +19,10 @@ class TimingsCollector:
     name = "timings"
 
     def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
-        return contextlib.nullcontext()
+        return contextlib.nullcontext()  # the compile callbacks are installed by the frames collector
 
     def finalize(self, ctx: Any, report: CompileReport) -> None:
-        open_: dict[tuple[str, str], float] = {}
-        totals: dict[str, dict[str, float]] = {}
-        for ev in ctx.stream.named("chromium_event"):
-            if not ev.payload:
-                continue
-            data = json.loads(ev.payload)
-            cid = (data.get("args") or {}).get("compile_id") or ev.compile_id
-            name, ph, ts = data.get("name"), data.get("ph"), data.get("ts")
-            if cid is None or name is None or ts is None:
-                continue
-            if ph == "B":
-                open_[(cid, name)] = ts
-            elif ph == "E" and (cid, name) in open_:
-                per = totals.setdefault(cid, {})
-                per[name] = per.get(name, 0.0) + (ts - open_.pop((cid, name))) / 1000.0
         for frame in report.frames:
-            frame.phases = [Phase(name=n, ms=round(ms, 3)) for n, ms in totals.get(frame.compile_id, {}).items()]
+            phases = ctx.phase_s.get(frame.compile_id, {})
+            frame.phases = [Phase(name=n, ms=round(s * 1000.0, 3)) for n, s in sorted(phases.items())]
         report.timings["compile_s"] = sum(f.compile_time_s or 0.0 for f in report.frames)

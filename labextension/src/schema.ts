@@ -305,7 +305,7 @@ export interface RecompileReason {
  */
 export interface Phase {
   /**
-   * chromium_event name: bytecode_tracing, aot_collect_metadata, inductor_compile, ...
+   * dynamo_timed key, as torch._dynamo.utils.compile_times() names it: bytecode_tracing, build_guards, OutputGraph.call_user_compiler, compile_file, ... (nested phases overlap).
    */
   name: string;
   ms: number;

@@ -14,7 +14,9 @@ from .helpers import frames_named, run
 
 
 def _process_state():
-    from torch._dynamo import convert_frame
+    import gc
+
+    from torch._dynamo import convert_frame, symbolic_convert, utils
     from torch._logging._internal import trace_log
 
     torch_handlers = {
@@ -28,6 +30,13 @@ def _process_state():
         "torch_handlers": torch_handlers,
         "dynamo_config": torch._dynamo.config.get_config_copy(),
         "eval_frame_callback": torch._C._dynamo.eval_frame.get_eval_frame_callback(),
+        "graph_break_loggers": [(lg.level, lg.propagate, list(lg.handlers)) for lg in (
+            logging.getLogger("torch._dynamo.symbolic_convert.__graph_breaks"),
+            logging.getLogger("torch._dynamo.convert_frame.__graph_breaks"))],
+        "graph_break_dedup": symbolic_convert.graph_break_dup_warning_checker,
+        "compile_callbacks": (list(torch._dynamo.callback_handler.start_callbacks), list(torch._dynamo.callback_handler.end_callbacks)),
+        "compilation_metrics_limit": utils._compilation_metrics.maxlen,
+        "gc_enabled": gc.isenabled(),
     }
 
 
@@ -60,7 +69,8 @@ def test_rerunning_a_cell_recaptures_its_frames():
     first = run(TOY_EXAMPLE, ns).report
     second = run("out = toy_example(torch.randn(10), torch.randn(10))\n", ns).report
     assert frames_named(first, "toy_example") and frames_named(second, "toy_example")
-    assert frames_named(second, "toy_example")[0]["graph_breaks"]
+    (gb,) = frames_named(second, "toy_example")[0]["graph_breaks"]
+    assert gb["user_stack"] and gb["user_stack"][-1]["line"] == gb["line"]  # Dynamo logs a repeated break's stack once; we keep it
     for _ in range(10):  # more runs than recompile_limit: the explorer's entries do not pile up
         again = run("out = toy_example(torch.randn(10), torch.randn(10))\n", ns).report
     assert frames_named(again, "toy_example")[0]["status"] == "graph_break"
@@ -98,3 +108,41 @@ def test_other_threads_are_not_captured():
         done.set()
         worker.join()
     assert {f["code"]["name"] for f in rep["frames"]} <= {"toy_example", "torch_dynamo_resume_in_toy_example_at_8"}
+
+
+def test_the_structured_trace_is_listened_to_only_while_an_aot_backend_compiles(monkeypatch):
+    """[Note: zero-cost capture]: listening on torch.__trace makes torch build every payload of a compile."""
+    from compiler.events import StructuredStream
+
+    opened: list[str] = []
+    enter = StructuredStream.__enter__
+
+    def spy(self):
+        opened.append("stream")
+        return enter(self)
+
+    monkeypatch.setattr(StructuredStream, "__enter__", spy)
+    cell = ("import torch._logging._internal as _internal\n"
+            "def f(x):\n    return (x * 2).sin()\n"
+            "y = f(torch.ones(3))\n"
+            "listeners = list(_internal.trace_log.handlers)\n")
+    for backend, windows in (("eager", 0), ("aot_eager", 1)):
+        opened.clear()
+        ns = {"__name__": "__main__", "torch": torch}
+        rep = run(cell, ns, backend=backend, scope="frames").report
+        assert not any(isinstance(h, StructuredStream) for h in ns["listeners"]), backend  # not while the cell runs
+        assert len(opened) == windows, backend  # only inside the backend's compile
+        assert any(g["kind"] == "aot_inference" for g in rep["graphs"]) == (backend == "aot_eager")
+
+
+def test_compiles_past_dynamos_metrics_window_are_all_reported():
+    """Dynamo keeps the CompilationMetrics of its last 64 compiles; a cell with more loses none."""
+    from torch._dynamo import utils
+
+    ns = {"__name__": "__main__"}
+    cell = "import torch\ndef g(x):\n    return x + 1\nfor n in range(1, 71):\n    y = g(torch.ones(n))\n"
+    rep = run(cell, ns, dynamic=False, recompile_limit=100).report
+    frames = frames_named(rep, "g")
+    assert len(frames) == 70 and all(f["compile_time_s"] for f in frames)
+    assert all(f["recompile_reasons"] for f in frames[1:])
+    assert utils._compilation_metrics.maxlen == utils.DEFAULT_COMPILATION_METRICS_LIMIT
