@@ -1,14 +1,16 @@
 """Capture overhead of Dynamo Explorer against plain ``torch.compile`` on the same work.
 
-    python benchmarks/capture_overhead.py [--repeats N] [--only abc] [--json OUT.json]
+    python benchmarks/capture_overhead.py [--repeats N] [--only abcd] [--json OUT.json]
 
-Three workloads, each timed as a median over repeated runs in one process (CPU, ``eager`` backend):
+Four workloads, each timed as a median over repeated runs in one process (CPU, ``eager`` backend unless said):
 
 (a) one frame whose graph has ~2,600 FX nodes (an MLP of 650 Linear+ReLU blocks);
 (b) 100 recompiles of a small function (a new input size each call, ``dynamic=False``);
 (c) steady-state calls of a compiled function (per-call time, after compiling): the explorer's
     frames scope against the same Dynamo call path without the explorer (``optimize`` as a context
-    manager with the same backend), and against calling a ``torch.compile`` wrapper.
+    manager with the same backend), and against calling a ``torch.compile`` wrapper;
+(d) an AOT-based backend (``aot_eager``), where the explorer listens on torch's structured trace
+    while the backend compiles: the toy_example called with 4 input sizes (``dynamic=False``).
 
 For each repeat the workload's functions are created anew (fresh code objects), so both sides
 really compile; nothing calls ``torch._dynamo.reset()`` between the two sides. "explorer" is what
@@ -18,6 +20,7 @@ the CLI does: ``run_cell`` (capture while running + building the report) plus wr
 from __future__ import annotations
 
 import argparse
+import gc
 import itertools
 import json
 import os
@@ -66,26 +69,27 @@ STEADY = (
 
 
 def fresh_namespace(setup: str) -> dict:
+    gc.collect()  # each side starts from the same heap: the last repeat's model is garbage, not GC debt
     ns: dict = {"__name__": "__main__"}
     exec(compile(setup, f"<bench-setup-{next(_ids)}>", "exec"), ns)  # new code objects every time
     return ns
 
 
-def plain(setup: str, cell: str, compiled_names: list[str], **compile_kw) -> tuple[float, dict]:
+def plain(setup: str, cell: str, compiled_names: list[str], backend: str = "eager", **compile_kw) -> tuple[float, dict]:
     ns = fresh_namespace(setup)
     for name in compiled_names:
-        ns[name] = torch.compile(ns[name], backend="eager", **compile_kw)
+        ns[name] = torch.compile(ns[name], backend=backend, **compile_kw)
     code = compile(cell, f"<bench-plain-{next(_ids)}>", "exec")
     t0 = time.perf_counter()
     exec(code, ns)
     return time.perf_counter() - t0, ns
 
 
-def explorer(setup: str, cell: str, **options) -> tuple[float, dict, dict]:
+def explorer(setup: str, cell: str, backend: str = "eager", **options) -> tuple[float, dict, dict]:
     ns = fresh_namespace(setup)
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        run = run_cell(cell, ns, RunOptions(backend="eager", scope="frames", **options))
+        run = run_cell(cell, ns, RunOptions(backend=backend, scope="frames", **options))
         write_report(run.report, os.path.join(tmp, "report.json"))  # what the CLI does
         total = time.perf_counter() - t0
     if run.exception is not None:
@@ -127,6 +131,29 @@ def bench_b(repeats: int) -> dict:
             "explorer_run_only_s": run_only, "ratio": median_ratio(p, e), "ratio_run_only": median_ratio(p, run_only)}
 
 
+TOY = """
+import torch
+def toy_example(a, b):
+    x = a / (torch.abs(a) + 1)
+    if b.sum() < 0:
+        b = b * -1
+    return x * b
+"""
+TOY_CALLS = "for n in (4, 8, 16, 32):\n    out = toy_example(torch.randn(n), torch.randn(n))\n"
+
+
+def bench_d(repeats: int) -> dict:
+    p, e, run_only = [], [], []
+    for _ in range(repeats):
+        t, _ = plain(TOY, TOY_CALLS, ["toy_example"], backend="aot_eager", dynamic=False)
+        p.append(t)
+        t, _, rep = explorer(TOY, TOY_CALLS, backend="aot_eager", dynamic=False)
+        e.append(t)
+        run_only.append(rep["timings"]["wall_s"])
+    return {"plain_s": p, "explorer_s": e, "explorer_run_only_s": run_only,
+            "ratio": median_ratio(p, e), "ratio_run_only": median_ratio(p, run_only)}
+
+
 def same_path(setup: str, cell: str) -> dict:
     """The explorer's Dynamo call path with none of its hooks: optimize(...) as a context manager."""
     from compiler.backend import explorer_backend
@@ -158,7 +185,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--calls", type=int, default=20000)
     parser.add_argument("--json", default=None)
-    parser.add_argument("--only", default="abc", help="which workloads to run, e.g. 'ab' (default: abc)")
+    parser.add_argument("--only", default="abcd", help="which workloads to run, e.g. 'ab' (default: abcd)")
     args = parser.parse_args()
     torch.set_num_threads(1)
     # warm-up: first compiles in a process pay for imports and lazy init on both sides
@@ -171,6 +198,8 @@ def main() -> None:
         results["b_100_recompiles"] = bench_b(args.repeats)
     if "c" in args.only:
         results["c_steady_state"] = bench_c(args.repeats, args.calls)
+    if "d" in args.only:
+        results["d_aot_backend"] = bench_d(args.repeats)
     for key in [k for k in results if k != "machine"]:
         r = results[key]
         extra = f" (run only {r['ratio_run_only']:.3f}x)" if "ratio_run_only" in r else f" (vs a torch.compile wrapper {r['ratio_vs_wrapper']:.3f}x)"

@@ -82,7 +82,7 @@ def run_cell(
 
     ctx = CaptureContext(program=program, options=options, on_progress=_throttled(on_progress))
     report = CompileReport(
-        torch_version=torch.__version__,
+        torch_version=str(torch.__version__),
         python_version=platform.python_version(),
         device="cpu",
         backend=options.backend,

@@ -4,8 +4,9 @@ Holds:
 - ``SCHEMA``: the parsed ``compile_report.v1.schema.json`` (the single source of truth);
 - ``SCHEMA_VERSION``: ``(major, minor)`` read from the schema file, never typed twice;
 - ``MIME_TYPE``: ``application/vnd.dynamo-explorer.report.v1+json`` (the major is in the name);
-- ``validate_report`` (strict, every error explained: tests) and ``report_errors`` (run time: the
-  schema compiled to Python by fastjsonschema, ~30x faster than jsonschema on a 2,600-node report).
+- ``validate_report`` (strict, every error explained: the tests, with the reference ``jsonschema``) and
+  ``report_errors`` (run time: ``jsonschema-rs``, a compiled validator, 0.011 s on a 5 MB report where
+  fastjsonschema took 0.098 s and jsonschema ~3 s). Two implementations of draft-07 check each other.
 """
 
 from __future__ import annotations
@@ -38,20 +39,21 @@ def _validator():  # jsonschema is imported lazily: importing `compiler` stays c
 
 @lru_cache(maxsize=1)
 def _fast_validator():
-    import fastjsonschema
+    import jsonschema_rs
 
-    return fastjsonschema.compile(SCHEMA)
+    return jsonschema_rs.Draft7Validator(SCHEMA)
 
 
 def report_errors(report: dict[str, Any]) -> list[str]:
     """The first schema violation as a one-line string, or ``[]`` when the report is valid."""
-    import fastjsonschema
-
     try:
-        _fast_validator()(report)
-    except fastjsonschema.JsonSchemaValueException as err:
-        return [f"{err.name}: {err.message[:300]}"]
-    return []
+        error = next(iter(_fast_validator().iter_errors(report)), None)
+    except ValueError as exc:  # a value JSON has no type for (jsonschema-rs refuses it)
+        return [f"not JSON: {exc}"[:300]]
+    if error is None:
+        return []
+    path = "/".join(str(p) for p in error.instance_path)
+    return [f"{path or '(report)'}: {error.message[:300]}"]
 
 
 def validate_report(report: dict[str, Any]) -> None:

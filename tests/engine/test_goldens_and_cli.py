@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from compiler import MIME_TYPE, SCHEMA_VERSION, validate_report
+from compiler import MIME_TYPE, SCHEMA_VERSION, RunOptions, run_cell, validate_report
 from compiler.summary import one_line
-from tests.goldens.cases import CASES, skeleton
+from tests.goldens.cases import CASES, TOY_EXAMPLE, skeleton
 from tests.goldens.regenerate import HERE, run_case
 
 GOLDENS = sorted(HERE.glob("*.report.json"))
@@ -103,3 +103,27 @@ def test_huge_guard_lists_are_capped_with_a_diagnostic(monkeypatch):
     assert len(toy["guards"]) == 3 and toy["guard_tree"].endswith("... (truncated)")
     cut = [d for d in rep["diagnostics"] if d["kind"] == "truncated"]
     assert len(cut) >= 2 and all("TORCH_LOGS=guards" in d["message"] for d in cut)
+
+
+def test_a_report_that_breaks_the_contract_gets_a_diagnostic_not_a_crash(monkeypatch):
+    """At run time a schema mismatch is reported in the report itself; the user's run goes on."""
+    from compiler.collectors import frames
+
+    finalize = frames.FramesCollector.finalize
+
+    def broken(self, ctx, report):
+        finalize(self, ctx, report)
+        report.frames[0].attempt = "first"  # the schema says integer
+
+    monkeypatch.setattr(frames.FramesCollector, "finalize", broken)
+    ns = {"__name__": "__main__"}
+    result = run_cell(TOY_EXAMPLE, ns, RunOptions(backend="eager"))
+    assert result.exception is None and "out" in ns
+    (problem,) = [d for d in result.report["diagnostics"] if d["kind"] == "schema_mismatch"]
+    assert problem["message"].startswith("frames/0/attempt: ")
+
+
+def test_report_errors_names_a_value_json_cannot_hold():
+    from compiler.schema import report_errors
+
+    assert report_errors({"schema_version": {"major": 1, "minor": 1}, "frames": {1, 2}})[0].startswith("not JSON: ")
