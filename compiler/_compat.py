@@ -38,7 +38,6 @@ __all__ = [
     "gb_registry",
     "graph_break_log",
     "inductor_backend",
-    "interned_filename",
     "is_resume_code",
     "register_bytecode_hook",
     "shape_env_symbols",
@@ -77,22 +76,6 @@ def inductor_backend(mode: str | None, dynamic: bool | None) -> Any:
     2.13 added a ``name=`` parameter; both versions take ``(mode, options, dynamic)`` positionally.
     """
     return torch._TorchCompileInductorWrapper(mode, None, dynamic)
-
-
-def interned_filename(idx: Any) -> str:
-    """Structured-trace stacks carry filenames as interned ints; map one back."""
-    if not isinstance(idx, int):
-        return str(idx)
-    from torch._logging.structured import INTERN_TABLE
-
-    return _inverse_intern(len(INTERN_TABLE)).get(idx, f"<interned {idx}>")
-
-
-@lru_cache(maxsize=4)
-def _inverse_intern(_size: int) -> dict[int, str]:
-    from torch._logging.structured import INTERN_TABLE
-
-    return {v: k for k, v in INTERN_TABLE.items()}
 
 
 @lru_cache(maxsize=1)

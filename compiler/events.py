@@ -103,11 +103,14 @@ class BreakLog(logging.Handler):
         from ._compat import current_trace_id
 
         setattr(record, _TAKEN, True)
-        try:
-            msg = record.getMessage()
-        except Exception:  # a malformed log call must not break the user's run
-            msg = str(record.msg)
-        self.records.append((current_trace_id()[0], msg))
+        self.records.append((current_trace_id()[0], _message(record)))
+
+
+def _message(record: logging.LogRecord) -> str:
+    try:
+        return record.getMessage()
+    except Exception:  # a malformed log call must not break the user's run
+        return str(record.msg)
 
 
 @dataclass(slots=True)
@@ -130,14 +133,9 @@ class _DivertFilter(logging.Filter):
             return False
         if id(record) not in self.seen:
             self.seen.add(id(record))
-            try:
-                msg = record.getMessage()
-            except Exception:  # a malformed log call must not break the user's run
-                msg = str(record.msg)
             from ._compat import current_trace_id
 
-            cid, _ = current_trace_id()
-            self.sink.append(CapturedLog(record.levelname, record.name, msg, cid))
+            self.sink.append(CapturedLog(record.levelname, record.name, _message(record), current_trace_id()[0]))
         return False
 
 
