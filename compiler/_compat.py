@@ -35,6 +35,8 @@ __all__ = [
     "compile_callbacks",
     "current_trace_id",
     "drop_code_cache",
+    "invalidate_entries",
+    "remove_helper_globals",
     "gb_registry",
     "graph_break_log",
     "inductor_backend",
@@ -68,6 +70,41 @@ def cache_entries(code: types.CodeType) -> list[Any]:
 def drop_code_cache(code: types.CodeType) -> None:
     """Forget every cache entry of ``code`` (what ``torch._dynamo.eval_frame.remove_from_cache`` does)."""
     reset_code(code)
+
+
+def invalidate_entries(entries: list[Any], reason: str) -> None:
+    """Make each of ``entries`` (cache entries of one code) never match again, leaving the others.
+
+    The mechanism Dynamo itself uses when an object a guard ID-matched is freed
+    (``CheckFunctionManager.invalidate``, 2.11 and 2.13): the entry keeps its slot (it still counts
+    toward ``recompile_limit``) but drops its compiled code, and a guard failure on it reads ``reason``.
+    """
+    from torch._dynamo.guards import DeletedGuardManagerWrapper
+
+    for entry in entries:
+        extra = getattr(entry.guard_manager, "extra_state", None)
+        if extra is not None and not isinstance(entry.guard_manager, DeletedGuardManagerWrapper):
+            extra.invalidate(entry, DeletedGuardManagerWrapper(reason))
+
+
+def remove_helper_globals(modified_code: types.CodeType) -> None:
+    """Delete the globals Dynamo installed for ``modified_code`` (``__compiled_fn_*``, ``__resume_at_*``).
+
+    Dynamo deletes them when the modified code is garbage collected (``CleanupManager``, keyed by the
+    code); call this only once no cache entry runs that code any more.
+    """
+    from torch._dynamo.utils import CleanupManager
+
+    manager = CleanupManager.instance
+    hooks = manager.values.get(id(modified_code))
+    if not hooks:
+        return
+    manager.values[id(modified_code)] = []  # the GC-time callback then finds nothing left to do
+    for hook in hooks:
+        try:
+            hook()
+        except KeyError:  # the user deleted the global already
+            pass
 
 
 def inductor_backend(mode: str | None, dynamic: bool | None) -> Any:

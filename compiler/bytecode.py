@@ -67,7 +67,12 @@ def decompile(code: types.CodeType, n_instructions: int = 0) -> tuple[str | None
     names = code.co_names
     unique = [i for i, n in enumerate(names) if _NUMBERED.fullmatch(n)]
     shape = code.replace(co_names=tuple(_placeholder(i) if i in unique else n for i, n in enumerate(names)))
-    source, error = _decompile_shape(shape)
+    try:
+        hash(shape)
+    except TypeError:  # Dynamo's code may hold unhashable constants (a dict): decompile uncached
+        source, error = _decompile_shape.__wrapped__(shape)
+    else:
+        source, error = _decompile_shape(shape)
     if source is not None and unique:
         source = _PLACEHOLDER.sub(lambda m: names[int(m.group(1))], source)
     return source, error

@@ -1,7 +1,7 @@
 """Turning a notebook cell's source into something Dynamo can run, with notebook semantics.
 
 Holds:
-- ``CellProgram``: the parsed cell, for either scope (``cell`` or ``frames``);
+- ``CellProgram``: the parsed cell, for any scope (``calls``, ``cell`` or ``all-frames``);
 - ``prepare``: parse, reject what cannot run, pick the scope for ``auto`` (and say why);
 - ``UNBOUND``: the sentinel used for names a compiled cell creates or deletes.
 
@@ -18,8 +18,14 @@ and later cells see them. Three Dynamo traps are handled here (shared/design/dyn
 - ``DELETE_GLOBAL`` has no Dynamo handler: top-level ``del name`` becomes ``name = UNBOUND`` and such
   names are deleted from the namespace when the run ends.
 
-[Note: frames scope] The cell runs as plain module code in the namespace; every Python frame it
-calls is compiled by Dynamo (the original ``torchdynamo.optimize(...)`` context manager).
+[Note: calls scope] (the default for a cell that calls something) is in calls.py: the cell runs as
+plain module code whose calls go through ``__dynamo_call__``, which applies ``torch.compile``'s
+``optimize(...)`` to each function and ``nn.Module`` the cell calls.
+
+[Note: all-frames scope] (opt-in) The cell runs as plain module code in the namespace; every Python
+frame it calls is compiled by Dynamo (the original ``torchdynamo.optimize(...)`` context manager),
+library ``__init__``s and class bodies included: it shows what Dynamo does to *every* frame, which is
+not the story ``torch.compile`` tells.
 """
 
 from __future__ import annotations
@@ -66,13 +72,13 @@ class CellProgram:
     scope: str
     scope_reason: str
     bound_names: list[str] = field(default_factory=list)
-    module_code: types.CodeType | None = None
+    module_code: types.CodeType | None = None  # calls and all-frames scopes
     function_code: types.CodeType | None = None
     has_last_expr: bool = False
 
 
 def prepare(source: str, filename: str, namespace: dict[str, Any], scope: str) -> CellProgram:
-    """Parse ``source`` and build the code for ``scope`` ('auto', 'cell' or 'frames').
+    """Parse ``source`` and build the code for ``scope`` ('auto', 'calls', 'cell' or 'all-frames').
 
     Raises ``SyntaxError`` for invalid Python and ``UsageError`` for constructs that cannot run in
     the chosen scope, before anything runs.
@@ -89,7 +95,9 @@ def prepare(source: str, filename: str, namespace: dict[str, Any], scope: str) -
         last = body[-1]
         body[-1] = ast.copy_location(ast.Assign(targets=[ast.Name(OUT_NAME, ast.Store())], value=last.value), last)
         prog.has_last_expr = True
-    if scope == "frames":
+    if scope == "calls":
+        body = [_CallRewriter().visit(stmt) for stmt in body]
+    if scope in ("calls", "all-frames"):
         mod = ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))
         prog.module_code = compile(mod, filename, "exec", dont_inherit=True)
         return prog
@@ -153,7 +161,7 @@ def _reject_in_cell_scope(stmts: list[ast.stmt], filename: str) -> None:
         if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
             raise UsageError(
                 f"`from {node.module} import *` at line {node.lineno} cannot run inside a compiled cell: "
-                "import names explicitly, move it to a plain cell, or use --scope frames",
+                "import names explicitly, move it to a plain cell, or use --scope calls",
                 line=node.lineno,
                 filename=filename,
             )
@@ -174,21 +182,37 @@ def _toplevel_nodes(stmts: list[ast.stmt]):
 
 
 def _auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any]) -> tuple[str, str]:
-    """``frames`` when the top level calls a Python function or module the user defined, else ``cell``."""
-    defined_here = {s.name for s in _toplevel_nodes(stmts) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    """``calls`` when the cell's own code calls a function or ``nn.Module`` ([Note: calls scope]), else ``cell``.
+
+    A call counts when its callee is a name the cell binds (``model = Net()`` ... ``model(x)``,
+    ``def step(...)`` ... ``step(x)``, ``for layer in layers: layer(x)``) or resolves, without running
+    anything, to a function, method or module Dynamo would compile (``model(x)``, ``trainer.step(x)``
+    with ``model`` / ``trainer`` from an earlier cell). Calls of classes, builtins, imported names and
+    library attributes (``torch.randn``, ``x.sin()``, ``model.generate``) do not count.
+    """
+    from .calls import compile_target
+
+    classes = {s.name for s in _toplevel_nodes(stmts) if isinstance(s, ast.ClassDef)}
+    imported = {(a.asname or a.name).split(".")[0] for s in _toplevel_nodes(stmts) if isinstance(s, (ast.Import, ast.ImportFrom)) for a in s.names}
+    bound = set(_bound_names(stmts)) - classes - imported
+    rule = "torch.compile is applied to each function and nn.Module the cell calls; the rest of the cell runs as plain Python"
     for node in _toplevel_nodes(stmts):
         if not isinstance(node, ast.Call):
             continue
         dotted = _dotted_name(node.func)
         if dotted is None:
             continue
-        head = dotted.split(".")[0]
-        if head in defined_here and "." not in dotted:
-            return "frames", f"the cell calls {dotted}(), defined in this cell (line {node.lineno}), so each function frame is compiled on its own"
+        if "." not in dotted and dotted in bound:
+            return "calls", f"the cell calls {dotted}() (line {node.lineno}): {rule}"
         obj = _resolve_static(dotted, namespace)
-        if obj is not _MISSING and _is_user_code(obj):
-            return "frames", f"the cell calls {dotted}() (line {node.lineno}), which you defined, so each function frame is compiled on its own"
-    return "cell", "the cell's top level calls no Python function or module you defined, so it is compiled as one frame"
+        if obj is not _MISSING and dotted.split(".")[0] not in bound | imported:
+            try:
+                target, _ = compile_target(obj)
+            except Exception:  # an exotic object: decide at run time
+                target = None
+            if target is not None:
+                return "calls", f"the cell calls {dotted}() (line {node.lineno}): {rule}"
+    return "cell", "the cell's top level calls no function or nn.Module of its own, so its top-level code is compiled as one frame, as torch.compile on a function holding it would"
 
 
 _MISSING = object()
@@ -256,6 +280,25 @@ def _is_user_code(obj: Any) -> bool:
 
 
 # --- cell scope: the generated function -------------------------------------------------------------
+
+
+class _CallRewriter(ast.NodeTransformer):
+    """``f(a)`` -> ``__dynamo_call__(f, 'f', line)(a)`` in the cell's own scope ([Note: calls scope])."""
+
+    def visit_FunctionDef(self, node: ast.AST) -> ast.AST:
+        return node  # bodies, decorators and defaults run as written
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = visit_FunctionDef
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        from .calls import CALL_NAME
+
+        text = ast.unparse(node.func)  # as written, before the inner calls are rewritten
+        self.generic_visit(node)
+        text = text if len(text) <= 60 else text[:57] + "..."
+        wrapped = ast.Call(func=ast.Name(CALL_NAME, ast.Load()), args=[node.func, ast.Constant(text), ast.Constant(node.lineno)], keywords=[])
+        node.func = ast.copy_location(wrapped, node.func)
+        return node
 
 
 class _DelRewriter(ast.NodeTransformer):

@@ -1,6 +1,6 @@
 """``dynamo-explorer``: run a script's top-level code as one cell and write its compile report.
 
-    dynamo-explorer run SCRIPT.py [--backend B] [--scope auto|frames|cell] [--fullgraph]
+    dynamo-explorer run SCRIPT.py [--backend B] [--scope auto|calls|cell|all-frames] [--fullgraph]
                                   [--dynamic true|false] [--mode M] [--recompile-limit N] --json OUT.json
 
 Exit status: 0 success; 1 the script raised (the report is still written, with ``error`` filled in);
@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 import traceback
+import types
 from typing import Sequence
 
 __all__ = ["main"]
@@ -40,7 +41,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--json", required=True, metavar="OUT.json", help="where to write the report")
     run.add_argument("--backend", default="inductor", help="torch.compile backend (default: inductor)")
     run.add_argument("--mode", default=None, help="inductor mode, e.g. reduce-overhead")
-    run.add_argument("--scope", default="auto", choices=["auto", "frames", "cell"], help="what Dynamo compiles (default: auto)")
+    run.add_argument("--scope", default="auto", metavar="SCOPE",
+                     help="calls: torch.compile on each function and nn.Module the script's top level calls; cell: the "
+                          "top-level code as one frame; auto (default): calls when the script calls one, else cell; "
+                          "all-frames: every Python frame, library code included (not what torch.compile does)")
     run.add_argument("--fullgraph", action="store_true", help="fail on the first graph break, as torch.compile(fullgraph=True)")
     run.add_argument("--dynamic", type=_bool, default=None, metavar="true|false", help="as torch.compile(dynamic=...)")
     run.add_argument("--recompile-limit", type=int, default=None, metavar="N", help="torch._dynamo.config.recompile_limit")
@@ -58,16 +62,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"dynamo-explorer: error: cannot read {args.script}: {exc.strerror}", file=sys.stderr)
         return 2
+    problem = _unwritable(args.json)
+    if problem is not None:  # say so before the script runs, not after minutes of compiling
+        print(f"dynamo-explorer: error: cannot write the report to {args.json}: {problem}", file=sys.stderr)
+        return 2
     options = RunOptions(backend=args.backend, mode=args.mode, dynamic=args.dynamic, fullgraph=args.fullgraph,
                          scope=args.scope, recompile_limit=args.recompile_limit)
     from .runner import run_cell
     from .summary import one_line
 
     filename = os.path.abspath(args.script)
-    namespace = {"__name__": "__main__", "__file__": filename}
+    # A real ``__main__`` module, as ``python SCRIPT.py`` has: Dynamo reads a global of a decorated
+    # function (``@torch.no_grad()``) through ``sys.modules[fn.__module__]``.
+    main = types.ModuleType("__main__")
+    main.__file__ = filename
+    saved_main = sys.modules.get("__main__")
+    sys.modules["__main__"] = main
     sys.path.insert(0, os.path.dirname(filename))
     try:
-        run = run_cell(source, namespace, options, filename=filename)
+        run = run_cell(source, main.__dict__, options, filename=filename)
     except SyntaxError as exc:
         print(f"dynamo-explorer: error: {args.script}:{exc.lineno}: syntax error: {exc.msg}", file=sys.stderr)
         return 2
@@ -76,12 +89,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     finally:
         sys.path.remove(os.path.dirname(filename))
+        if saved_main is not None:
+            sys.modules["__main__"] = saved_main
     write_report(run.report, args.json)
     print(one_line(run.report))
     if run.exception is not None:
         traceback.print_exception(run.exception)
         return 1
     return 0
+
+
+def _unwritable(path: str) -> str | None:
+    """Why the report could not be written to ``path``, or None."""
+    target = os.path.abspath(path)
+    folder = os.path.dirname(target)
+    if os.path.isdir(target):
+        return "it is a directory; name a file, e.g. --json report.json"
+    if not os.path.isdir(folder):
+        return f"the directory {os.path.dirname(path) or folder} does not exist; create it or pick another --json path"
+    if not os.access(folder, os.W_OK) or (os.path.exists(target) and not os.access(target, os.W_OK)):
+        return "permission denied; pick a writable --json path"
+    return None
 
 
 def write_report(report: dict, path: str) -> None:

@@ -215,6 +215,8 @@ class CompileReport:
     error: ErrorInfo | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=lambda: {"wall_s": 0.0, "compile_s": 0.0, "capture_s": 0.0})
+    callees: list[dict[str, Any]] = field(default_factory=list)
+    dynamo_counters: dict[str, Any] = field(default_factory=dict)
 
     def frame(self, compile_id: str) -> Frame | None:
         return next((f for f in self.frames if f.compile_id == compile_id), None)

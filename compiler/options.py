@@ -12,8 +12,8 @@ from typing import Any, Literal
 
 from .errors import UsageError
 
-Scope = Literal["auto", "cell", "frames"]
-SCOPES = ("auto", "cell", "frames")
+Scope = Literal["auto", "calls", "cell", "all-frames"]
+SCOPES = ("auto", "calls", "cell", "all-frames")
 INDUCTOR_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 
 __all__ = ["RunOptions", "SCOPES"]
@@ -44,8 +44,11 @@ class RunOptions:
                 raise UsageError(f"--mode applies to the inductor backend only; drop it or use --backend inductor (got '{self.backend}')")
             if self.mode not in INDUCTOR_MODES:
                 raise UsageError(f"unknown mode '{self.mode}': use one of {', '.join(INDUCTOR_MODES)}")
+        if self.scope == "frames":
+            raise UsageError("scope 'frames' was renamed: use --scope calls (torch.compile on what the cell calls) "
+                             "or --scope all-frames (every Python frame the cell runs, library code included)")
         if self.scope not in SCOPES:
-            raise UsageError(f"unknown scope '{self.scope}': use one of auto, cell, frames")
+            raise UsageError(f"unknown scope '{self.scope}': use one of {', '.join(SCOPES)}")
         if self.recompile_limit is not None and (not isinstance(self.recompile_limit, int) or self.recompile_limit < 1):
             raise UsageError(f"recompile limit must be a positive integer, got {self.recompile_limit!r}")
         return self

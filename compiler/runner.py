@@ -28,6 +28,7 @@ import torch
 
 from . import _compat
 from .backend import explorer_backend, is_explorer_backend, set_capture
+from .calls import CALL_NAME, CallCompiler
 from .cell import ANCHOR_NAME, OUT_NAME, UNBOUND, UNBOUND_NAME, CellProgram, prepare
 from .collectors import DEFAULT_COLLECTORS, CaptureContext
 from .collectors.base import gc_paused
@@ -99,7 +100,7 @@ def run_cell(
         with contextlib.ExitStack() as stack:
             for c in collectors:
                 stack.enter_context(c.install(ctx))
-            stack.enter_context(_dynamo_config(options))
+            stack.enter_context(_dynamo_config(options, program.scope))
             set_capture(ctx)
             stack.callback(set_capture, None)
             try:
@@ -113,6 +114,9 @@ def run_cell(
     finally:
         _drop_explorer_caches(ctx)
     report.timings["wall_s"] = time.perf_counter() - started
+    if ctx.calls is not None:
+        report.scope_reason = f"{program.scope_reason}. {ctx.calls.summary()}"
+        report.callees = ctx.calls.callees()
 
     built = time.perf_counter()
     ctx.exception = exception
@@ -144,7 +148,15 @@ def _execute(program: CellProgram, namespace: dict[str, Any], options: RunOption
         guard_export_fn=ctx.record_guards,
         guard_fail_fn=ctx.record_guard_failure,
     )
-    if program.scope == "frames":
+    if program.scope == "calls":  # [Note: calls scope] in calls.py
+        assert program.module_code is not None
+        ctx.calls = CallCompiler(optimize)
+        if CALL_NAME not in namespace:
+            ctx.added_names.append(CALL_NAME)
+        namespace[CALL_NAME] = ctx.calls
+        exec(program.module_code, namespace)  # noqa: S102 - running the user's cell is the point
+        return
+    if program.scope == "all-frames":
         assert program.module_code is not None
         _compat.skip_frame_but_not_callees(program.module_code)
         with optimize:
@@ -171,14 +183,14 @@ def _restore_namespace(program: CellProgram, namespace: dict[str, Any], ctx: Cap
 
 
 @contextlib.contextmanager
-def _dynamo_config(options: RunOptions):
-    patch: dict[str, Any] = {
-        # frames scope uses optimize(...) as a context manager, as the original torchdynamo did
-        "raise_on_ctx_manager_usage": False,
+def _dynamo_config(options: RunOptions, scope: str):
+    patch: dict[str, Any] = {}
+    if scope != "calls":  # calls: Dynamo's own defaults, so the run is what torch.compile does
+        # all-frames uses optimize(...) as a context manager, as the original torchdynamo did
+        patch["raise_on_ctx_manager_usage"] = False
         # a frame Dynamo cannot compile (e.g. a fake-tensor error while tracing) runs eagerly, so the
         # cell behaves as plain Python and the error lands in the report; fullgraph still raises
-        "suppress_errors": not options.fullgraph,
-    }
+        patch["suppress_errors"] = not options.fullgraph
     if options.recompile_limit is not None:
         patch["recompile_limit"] = options.recompile_limit
     with torch._dynamo.config.patch(**patch):
@@ -186,12 +198,24 @@ def _dynamo_config(options: RunOptions):
 
 
 def _drop_explorer_caches(ctx: CaptureContext) -> None:
+    """Forget every cache entry the explorer made, and their helper globals; keep the user's own entries.
+
+    A code whose entries all came from the explorer is reset; one that also holds entries of the user's
+    own ``torch.compile`` keeps those and loses only the explorer's (``invalidate_entries``), so the
+    next run compiles (and reports) again and the user's compiled function keeps its cache.
+    """
     for code in ctx.codes_seen:
         entries = _compat.cache_entries(code)
-        if entries and all(is_explorer_backend(e.backend) for e in entries):
+        ours = [e for e in entries if is_explorer_backend(e.backend)]
+        if not ours:
+            continue
+        if len(ours) == len(entries):
             _compat.drop_code_cache(code)
-        elif entries:
+        else:
+            _compat.invalidate_entries(ours, "dropped by Dynamo Explorer after its run")
             ctx.shared_codes.append(code)
+    for rec in ctx.code_records:
+        _compat.remove_helper_globals(rec.new)
 
 
 def _trim_traceback(exc: BaseException, filename: str) -> BaseException:

@@ -51,10 +51,13 @@ class DynamoMagics(Magics):
     @argument("--fullgraph", action="store_true",
               help="A graph break becomes an error naming the cell line; the partial report is "
                    "still shown. Example: %%%%dynamo --fullgraph")
-    @argument("--scope", default="auto", choices=["auto", "frames", "cell"],
-              help="frames: compile every Python function the cell calls, each as its own frame; "
-                   "cell: compile the cell's top-level code as one frame; auto (default): cell "
-                   "when the cell calls no user function, else frames. Example: %%%%dynamo --scope frames")
+    @argument("--scope", default="auto", metavar="SCOPE",
+              help="calls: torch.compile on each function and nn.Module the cell calls, the rest of "
+                   "the cell (imports, model construction, library calls) runs as plain Python; "
+                   "cell: compile the cell's top-level code as one frame; auto (default): calls when "
+                   "the cell calls a function or module of its own, else cell; all-frames (opt-in): "
+                   "compile every Python frame the cell runs, library __init__s included, which is "
+                   "not what torch.compile does. Example: %%%%dynamo --scope cell")
     @argument("--recompile-limit", dest="recompile_limit", default=None, type=int, metavar="N",
               help="Recompile a frame at most N times (torch._dynamo.config.recompile_limit), then "
                    "run it eagerly. Example: %%%%dynamo --recompile-limit 2")
@@ -76,6 +79,13 @@ class DynamoMagics(Magics):
         Its output adds an explorer of every frame Dynamo compiled ([0/0], [1/0], ...):
         original vs modified bytecode, guards, graph breaks with explanations and hints,
         recompiles, FX graphs, AOT graphs, inductor output code and dynamic-shape symbols.
+
+        What is compiled is what torch.compile would compile had you wrapped each function and
+        nn.Module the cell calls: `out = step(x)` compiles `step` as torch.compile(step) does
+        (resume functions after a break, recompiles and all); imports, model construction and
+        library calls such as `model.generate(...)` run as plain Python (wrap them in a function
+        to compile them). A cell that calls nothing of its own is compiled as one frame. The
+        report's header says which callees were compiled and why (scope_reason).
 
         Examples::
 

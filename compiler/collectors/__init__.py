@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .aot_graphs import AotGraphsCollector
 from .base import CaptureContext, CodeRecord, Collector, GraphRecord
+from .counters import CountersCollector
 from .dynamic_shapes import DynamicShapesCollector
 from .frames import FramesCollector
 from .fx_graphs import FxGraphsCollector
@@ -32,6 +33,7 @@ DEFAULT_COLLECTORS: tuple[type[Collector], ...] = (
     RecompilesCollector,
     DynamicShapesCollector,
     TimingsCollector,
+    CountersCollector,
     LinksCollector,
 )
 

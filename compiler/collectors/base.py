@@ -114,6 +114,8 @@ class CaptureContext:
     guard_managers: dict[str, Any] = field(default_factory=dict)
     breaks: BreakLog = field(default_factory=BreakLog)
     exception: BaseException | None = None
+    calls: Any = None  # the CallCompiler of a calls-scope run
+    counters: dict[str, dict[str, int]] = field(default_factory=dict)
     stream: StructuredStream = field(init=False)
     _phase_marks: dict[str, dict[str, int]] = field(default_factory=dict)
     _stream_depth: int = 0

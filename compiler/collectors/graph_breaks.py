@@ -73,8 +73,16 @@ def parse_break(payload: str) -> GraphBreak:
     )
 
 
-def _from_compiled_frame(stack: list[StackFrame], filename: str, name: str) -> list[StackFrame]:
-    """Drop the callers above the compiled frame (the notebook machinery, the explorer itself)."""
+def _from_compiled_frame(stack: list[StackFrame], filename: str, name: str, cell: str) -> list[StackFrame]:
+    """Drop the callers above the cell (the notebook machinery, the explorer itself).
+
+    Dynamo's stack starts with the Python stack above the compiled frame: the cell's line that
+    called ``step`` and ``step``'s line that called ``opt.step()``, for a break in a frame compiled
+    inside ``opt.step``. Those are kept from the cell's first frame on; without one, from the compiled frame.
+    """
+    for i, fs in enumerate(stack):
+        if fs.filename == cell:
+            return stack[i:]
     original = name.split(_compat.TORCH_DYNAMO_RESUME_IN_PREFIX + "_", 1)[-1].rsplit("_at_", 1)[0]
     for i, fs in enumerate(stack):
         if fs.filename == filename and fs.name in (name, original):
@@ -94,7 +102,7 @@ class GraphBreaksCollector:
             if frame is None or "Graph Break Reason:" not in text:  # a whole-frame skip: see fail_reason below
                 continue
             gb = parse_break(text)
-            gb.user_stack = _from_compiled_frame(gb.user_stack, frame.code.filename, frame.code.name)
+            gb.user_stack = _from_compiled_frame(gb.user_stack, frame.code.filename, frame.code.name, ctx.program.filename)
             if all((g.line, g.gb_type, g.filename) != (gb.line, gb.gb_type, gb.filename) for g in frame.graph_breaks):
                 frame.graph_breaks.append(gb)
         failed = [f for f in report.frames if f.fail_type == "Unsupported" and not f.graph_breaks and f.fail_reason]

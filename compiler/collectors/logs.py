@@ -1,4 +1,10 @@
-"""Collector for torch's own warnings and errors: kept off the user's stderr, put in the report."""
+"""Collector for torch's own warnings and errors: kept off the user's stderr, put in the report.
+
+Dynamo's log records are always diverted. ``warnings.warn`` from torch's files is diverted too,
+except in the ``calls`` scope: there library code runs as plain Python, and showing a warning runs
+Python frames (``warnings.py``) that Dynamo sees and counts (``counters['frames']``), so a diverted
+warning would make the run differ from ``torch.compile``'s.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +20,8 @@ class LogsCollector:
 
     @contextlib.contextmanager
     def install(self, ctx: Any) -> Iterator[None]:
-        with TorchLogDiverter() as diverter, TorchWarningDiverter(diverter.records):
+        divert_warnings = ctx.program.scope != "calls"
+        with TorchLogDiverter() as diverter, (TorchWarningDiverter(diverter.records) if divert_warnings else contextlib.nullcontext()):
             try:
                 yield
             finally:

@@ -42,11 +42,11 @@ export interface CompileReport {
   backend: string;
   options: RunOptions;
   /**
-   * 'cell': the cell's top level was compiled as one frame. 'frames': the cell ran as plain Python and every Python frame it called was compiled.
+   * 'calls': the cell ran as plain Python and each function and nn.Module it called was compiled as torch.compile(callee) would. 'cell': the cell's top level was compiled as one frame. 'all-frames': the cell ran as plain Python and every Python frame it ran was compiled, library frames included. 'frames': the name of 'all-frames' in reports of minor version 1 and earlier.
    */
-  scope: 'cell' | 'frames';
+  scope: 'calls' | 'cell' | 'all-frames' | 'frames';
   /**
-   * Why this scope was used (for scope 'auto', what decided it).
+   * Why this scope was used (for scope 'auto', what decided it); for 'calls', which callees were compiled and which ran as plain Python.
    */
   scope_reason: string;
   cell: CellSource;
@@ -71,6 +71,18 @@ export interface CompileReport {
    */
   diagnostics: Diagnostic[];
   timings: RunTimings;
+  /**
+   * (minor 2) Scope 'calls': each distinct callee the cell's own code called, in first-call order, and whether Dynamo was started on it.
+   */
+  callees?: Callee[];
+  /**
+   * (minor 2) What torch._dynamo.utils.counters gained during the run, verbatim: category ('frames', 'stats', 'graph_break', 'resumes', ...) -> key ('total', 'ok', 'unique_graphs', a break reason, ...) -> count. The numbers Dynamo itself keeps, for comparing a run with plain torch.compile.
+   */
+  dynamo_counters?: {
+    [k: string]: {
+      [k: string]: number;
+    };
+  };
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -92,7 +104,10 @@ export interface RunOptions {
   mode: string | null;
   dynamic: boolean | null;
   fullgraph: boolean;
-  scope: 'auto' | 'cell' | 'frames';
+  /**
+   * 'frames': the name of 'all-frames' before minor version 2.
+   */
+  scope: 'auto' | 'calls' | 'cell' | 'all-frames' | 'frames';
   recompile_limit: number | null;
 }
 /**
@@ -481,4 +496,26 @@ export interface RunTimings {
    * Time spent building this report after the run.
    */
   capture_s: number;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Callee".
+ */
+export interface Callee {
+  /**
+   * The callee as the cell wrote it, e.g. 'step' or 'model.generate'.
+   */
+  name: string;
+  /**
+   * The cell line of its first call.
+   */
+  line: number;
+  /**
+   * True: called through torch.compile's optimize(...); false: ran as plain Python.
+   */
+  compiled: boolean;
+  /**
+   * e.g. 'a function you defined', 'an nn.Module', 'library code (transformers...)', 'a class (construction runs plain)'.
+   */
+  why: string;
 }

@@ -26,7 +26,7 @@ def test_frames_scope_exception_keeps_variables():
     ns = {"__name__": "__main__"}
     src = "import torch\n\ndef f(x):\n    return x + 1\n\na = f(torch.ones(1))\nb = 2\nraise KeyError('k')\n"
     result = run(src, ns)
-    assert result.report["scope"] == "frames" and isinstance(result.exception, KeyError)
+    assert result.report["scope"] == "calls" and isinstance(result.exception, KeyError)
     assert ns["a"].item() == 2.0 and ns["b"] == 2 and result.report["error"]["line"] == 8
 
 
@@ -84,7 +84,7 @@ def test_fullgraph_error_names_the_user_line_and_keeps_the_partial_report():
     [
         ("from math import *\nr = pi\n", "cell", "`from math import *` at line 1"),
         ("x = 1\nreturn x\n", "auto", "top-level `return` at line 2"),
-        ("yield 3\n", "frames", "top-level `yield`"),
+        ("yield 3\n", "all-frames", "top-level `yield`"),
         ("await foo()\n", "auto", "top-level `await`"),
         ("def f():\n    pass\nnonlocal q\n", "cell", "`nonlocal`"),
     ],
@@ -100,7 +100,7 @@ def test_rejected_constructs_give_one_line_errors_naming_the_fix(source, scope, 
 
 def test_star_import_runs_in_frames_scope():
     ns = {"__name__": "__main__"}
-    run("from math import *\nr = pi\n", ns, scope="frames")
+    run("from math import *\nr = pi\n", ns, scope="all-frames")
     assert ns["r"] > 3.14
 
 
@@ -119,6 +119,6 @@ def test_bad_options_are_one_line_usage_errors():
 def test_auto_scope_decisions():
     ns = {"__name__": "__main__"}
     run("import torch\n\nclass M(torch.nn.Module):\n    def forward(self, x):\n        return x * 2\n\nm = M()\n", ns)
-    assert run("y = m(__import__('torch').ones(1))\n", ns).report["scope"] == "frames"
+    assert run("y = m(__import__('torch').ones(1))\n", ns).report["scope"] == "calls"
     assert run("import torch\ny = torch.ones(2).sum()\n", ns).report["scope"] == "cell"
     assert run("import math\ny = math.sqrt(4.0)\n", ns).report["scope"] == "cell"

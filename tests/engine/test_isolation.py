@@ -129,7 +129,7 @@ def test_the_structured_trace_is_listened_to_only_while_an_aot_backend_compiles(
     for backend, windows in (("eager", 0), ("aot_eager", 1)):
         opened.clear()
         ns = {"__name__": "__main__", "torch": torch}
-        rep = run(cell, ns, backend=backend, scope="frames").report
+        rep = run(cell, ns, backend=backend, scope="all-frames").report
         assert not any(isinstance(h, StructuredStream) for h in ns["listeners"]), backend  # not while the cell runs
         assert len(opened) == windows, backend  # only inside the backend's compile
         assert any(g["kind"] == "aot_inference" for g in rep["graphs"]) == (backend == "aot_eager")

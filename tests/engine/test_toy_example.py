@@ -11,7 +11,7 @@ def test_toy_example_frames_breaks_guards_bytecode_and_graphs():
     result = run(TOY_EXAMPLE)
     rep = result.report
     assert result.exception is None
-    assert rep["scope"] == "frames" and "toy_example" in rep["scope_reason"]
+    assert rep["scope"] == "calls" and "toy_example" in rep["scope_reason"]
 
     (toy,) = frames_named(rep, "toy_example")
     assert toy["status"] == "graph_break"
@@ -20,7 +20,7 @@ def test_toy_example_frames_breaks_guards_bytecode_and_graphs():
     assert brk["line"] == if_line and brk["filename"] == rep["cell"]["filename"]
     assert brk["gb_type"] == "Data-dependent branching" and brk["gb_id"] == "GB0170"
     assert brk["explanation"] and brk["hints"] and brk["doc_url"].endswith("gb0170.html")
-    assert brk["user_stack"][0]["name"] == "toy_example"
+    assert brk["user_stack"][0]["name"] == "<module>" and brk["user_stack"][1]["name"] == "toy_example"
 
     matches = {(g["type"], g["source"]) for g in toy["guards"]}
     assert ("TENSOR_MATCH", "L['a']") in matches and ("TENSOR_MATCH", "L['b']") in matches

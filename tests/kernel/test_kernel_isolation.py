@@ -71,7 +71,7 @@ RUNS = [
     "%%dynamo --backend eager --dynamic\ndef f9(t):\n    return t.sum()\nf9(torch.ones(5))\nf9(torch.ones(7))\n",
     "%%dynamo --backend aot_eager\ndef f10(t):\n    return (t * 3).relu()\nf10(torch.ones(2, requires_grad=True)).sum().backward()\n",
     "%%dynamo --backend eager --scope cell\nv11 = torch.ones(4).sin()\nprint(v11.shape)\n",
-    "%%dynamo --backend eager --scope frames\ndef f12(t):\n    return t.cos()\nf12(torch.ones(2))\n",
+    "%%dynamo --backend eager --scope all-frames\ndef f12(t):\n    return t.cos()\nf12(torch.ones(2))\n",
     "%%dynamo --backend eager --quiet --out rep13\nv13 = torch.ones(2) + 13\n",
     "%%dynamo --backend eager --strict\nv14 = torch.ones(2) * 14\n",
     "%%dynamo --backend eager\ndef f15(t, xs):\n    xs.append(1)\n    return t * len(xs)\nxs = []\nfor _ in range(3):\n    f15(torch.ones(2), xs)\n",

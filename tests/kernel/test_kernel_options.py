@@ -40,7 +40,7 @@ CELLS = {
     "fullgraph": "%%dynamo --backend eager --fullgraph --out r_fullgraph\n"
                  'def f_full(t):\n    print("inside")\n    return t + 1\nbefore_full = 1\nf_full(torch.ones(2))\n',
     "scope_cell": "%%dynamo --backend eager --scope cell --out r_scope_cell\nc1 = torch.ones(3)\nc2 = c1 * 2\n",
-    "scope_frames": "%%dynamo --backend eager --scope frames --out r_scope_frames\n"
+    "scope_frames": "%%dynamo --backend eager --scope all-frames --out r_scope_frames\n"
                     "def f_fr(t):\n    return t + 1\nfr = f_fr(torch.ones(2))\n",
     "scope_auto": "%%dynamo --backend eager --out r_scope_auto\na1 = torch.ones(3) * 3\n",
     "recompile_limit": "%%dynamo --backend eager --no-dynamic --recompile-limit 2 --out r_recompile_limit\n"
@@ -127,7 +127,7 @@ def test_scope_cell(facts):
 
 def test_scope_frames(facts):
     f = facts["scope_frames"]
-    assert f["scope"] == f["options"]["scope"] == "frames"
+    assert f["scope"] == f["options"]["scope"] == "calls"
     assert [fr[1] for fr in f["frames"]] == ["f_fr"]
 
 

@@ -1,0 +1,52 @@
+"""The zoo's scripts and their plain-``torch.compile`` references, computed once per test session.
+
+``SCRIPTS``: every ``tests/zoo/*.py`` program (a header ``# torch.compile: ...`` names what a user
+would wrap). ``reference(script, backend)`` runs tests/zoo/reference.py in a fresh process (as the
+CLI runs) and caches its JSON for the CLI and the kernel tests alike.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from .reference import declared
+
+ZOO = Path(__file__).resolve().parent
+REPO = ZOO.parents[1]
+SCRIPTS = sorted(p.stem for p in ZOO.glob("*.py") if p.stem not in {"__init__", "conftest", "reference", "compare", "harness"} and not p.stem.startswith("test_"))
+
+
+def script_path(name: str) -> Path:
+    return ZOO / f"{name}.py"
+
+
+def env() -> dict[str, str]:
+    out = dict(os.environ)
+    out["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), out.get("PYTHONPATH", "")) if p)
+    out.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    out["HF_HUB_OFFLINE"] = "1"  # nothing may be fetched at run time
+    return out
+
+
+def expected_callee(name: str) -> str:
+    """What the cell calls that torch.compile wraps: the header's name, or ``# callee: NAME``."""
+    source = script_path(name).read_text()
+    m = re.search(r"^# callee: (\w+)$", source, re.M)
+    return m.group(1) if m else declared(source)[0]
+
+
+@functools.lru_cache(maxsize=None)
+def reference(name: str, backend: str = "eager") -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "ref.json"
+        proc = subprocess.run([sys.executable, "-m", "tests.zoo.reference", str(script_path(name)), backend, str(out)],
+                              cwd=REPO, env=env(), capture_output=True, text=True, timeout=900)
+        assert proc.returncode == 0, f"plain torch.compile run of {name} failed:\n{proc.stderr[-3000:]}"
+        return json.loads(out.read_text())

@@ -1,0 +1,36 @@
+"""The zoo through ``dynamo-explorer run``: each report tells the story plain ``torch.compile`` tells.
+
+For every real third-party program in tests/zoo (transformers models from small configs, torch.nn
+modules): the CLI's report validates, has no ``collector_failed``, picks scope ``calls`` and compiles
+exactly what the script's header says a user would wrap, and its frames, graphs, breaks (with the
+script's lines) and Dynamo counters equal those of the same script under ``torch.compile`` in a
+separate process (tests/zoo/reference.py).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from compiler.schema import validate_report
+
+from .compare import differences
+from .harness import REPO, SCRIPTS, env, expected_callee, reference, script_path
+
+
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_cli_report_equals_torch_compile(name, tmp_path):
+    out = tmp_path / "report.json"
+    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "run", str(script_path(name)), "--backend", "eager", "--json", str(out)],
+                          cwd=REPO, env=env(), capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = json.loads(out.read_text())
+    validate_report(report)
+    assert [d for d in report["diagnostics"] if d["kind"] in ("collector_failed", "schema_mismatch")] == []
+    assert report["scope"] == "calls"
+    assert [c["name"] for c in report["callees"] if c["compiled"]] == [expected_callee(name)], report["scope_reason"]
+    assert report["frames"], "the zoo programs all compile something"
+    assert differences(report, reference(name)) == []
