@@ -46,6 +46,11 @@ class LinksCollector:
         cid_by_code: dict[int, list[str]] = {}
         for r in ctx.code_records:
             cid_by_code.setdefault(id(r.orig), []).append(r.compile_id)
+        # A resume frame that compiled nothing (e.g. after `.item()` then a data-dependent `if`) has no
+        # bytecode record, only CompilationMetrics: find it by its code's name and place.
+        cid_by_place: dict[tuple[str, str, int], list[str]] = {}
+        for f in report.frames:
+            cid_by_place.setdefault((f.code.name, f.code.filename, f.code.firstlineno), []).append(f.compile_id)
         for frame in report.frames:
             dynamo_graphs = [g for g in frame.graph_ids if report.graphs[g].kind == "dynamo"]
             fn_names: list[str] = []
@@ -64,6 +69,8 @@ class LinksCollector:
                     m = _RESUME.match(ref.name)
                     code = _compat.resume_code_for(orig_by_cid[frame.compile_id], int(m.group(1))) if m else None
                     targets = cid_by_code.get(id(code), []) if code is not None else []
+                    if code is not None and not targets:
+                        targets = cid_by_place.get((code.co_name, code.co_filename, code.co_firstlineno), [])
                     if targets:
                         ref.compile_id = targets[0]
                         for t in targets:

@@ -129,3 +129,16 @@ def test_cli_checks_the_json_path_before_running(tmp_path):
                           cwd=REPO, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
     assert proc.returncode == 2 and not marker.exists()
     assert proc.stderr.count("\n") == 1 and "does not exist; create it or pick another --json path" in proc.stderr
+
+
+def test_empty_resume_frame_is_linked_to_its_parent():
+    src = ("import torch\n"
+           "def g(x):\n    n = x.sum().item()\n    if n > 0:\n        return 1\n    return x\n"
+           "out = g(torch.ones(3))\n")
+    rep = run(src).report
+    resumes = [f for f in rep["frames"] if f["code"]["is_resume"]]
+    assert [f["status"] for f in resumes] == ["empty"], [f["code"]["name"] for f in rep["frames"]]
+    (parent,) = frames_named(rep, "g")
+    refs = [i["ref"] for i in parent["modified_bytecode"] if i["ref"] and i["ref"]["kind"] == "resume"]
+    assert refs and all(r["compile_id"] for r in refs)
+    assert all(f["parent_compile_id"] == parent["compile_id"] for f in resumes)
