@@ -259,26 +259,6 @@ def _is_user_file(filename: str | None) -> bool:
     return not os.path.realpath(filename).startswith(_LIBRARY_DIRS)
 
 
-def _is_user_code(obj: Any) -> bool:
-    """A Python function, class or callable object whose code lives outside the installed libraries."""
-    target = obj
-    if isinstance(target, (types.MethodType,)):
-        target = target.__func__
-    if isinstance(target, types.FunctionType):
-        return _is_user_file(target.__code__.co_filename)
-    cls = target if isinstance(target, type) else type(target)
-    if cls.__module__ in ("builtins",):
-        return False
-    for klass in cls.__mro__:
-        if klass.__module__ == "__main__":
-            return True
-        for meth in ("__init__", "__call__", "forward"):
-            fn = klass.__dict__.get(meth)
-            if isinstance(fn, types.FunctionType) and _is_user_file(fn.__code__.co_filename):
-                return True
-    return False
-
-
 # --- cell scope: the generated function -------------------------------------------------------------
 
 
