@@ -47,8 +47,10 @@ def snapshot():
         "warnings": list(warnings.filters),
         "streams": (sys.stdout, sys.stderr),
         "widgets": sorted(ipywidgets.widgets.widget._instances),
-        # pyzmq starts its garbage-collector thread on the first large zero-copy send: not ours
-        "threads": [t for t in threading.enumerate() if type(t).__name__ != "GarbageCollectorThread"],
+        # pyzmq starts its garbage-collector thread on the first large zero-copy send, and tqdm its
+        # monitor thread (TMonitor) on the first bar of the process, which torch.fx.Interpreter creates
+        # (disabled) in every AOT compile once tqdm is installed (transformers brings it): not ours
+        "threads": [t for t in threading.enumerate() if type(t).__name__ not in ("GarbageCollectorThread", "TMonitor")],
         "ipython": ({k: list(v) for k, v in ip.events.callbacks.items()}, list(ip.ast_transformers),
                     list(ip.input_transformers_post)),
     }

@@ -127,7 +127,7 @@ def test_scope_cell(facts):
 
 def test_scope_frames(facts):
     f = facts["scope_frames"]
-    assert f["scope"] == f["options"]["scope"] == "calls"
+    assert f["scope"] == f["options"]["scope"] == "all-frames"
     assert [fr[1] for fr in f["frames"]] == ["f_fr"]
 
 
