@@ -26,9 +26,7 @@ from typing import Any, Callable
 
 import torch
 
-from .cell import _is_user_file
-
-CALL_NAME = "__dynamo_call__"
+from .cell import CALL_NAME, _is_user_file
 
 __all__ = ["CALL_NAME", "CallCompiler", "compile_target"]
 
@@ -37,8 +35,6 @@ def _orig_of_compiled(obj: Any) -> Any | None:
     """The callable the user passed to ``torch.compile``, when ``obj`` is its result."""
     if isinstance(obj, torch._dynamo.eval_frame.OptimizedModule):
         return obj._orig_mod
-    if getattr(obj, "_torchdynamo_disable", False):
-        return None
     orig = getattr(obj, "_torchdynamo_orig_callable", None)
     return orig if orig is not None and orig is not obj else None
 

@@ -47,6 +47,7 @@ ANCHOR_NAME = "__dynamo_torch__"
 UNBOUND_NAME = "__dynamo_unbound__"
 CELL_FN_NAME = "__dynamo_cell__"
 CELL_CODE_NAME = "<module>"
+CALL_NAME = "__dynamo_call__"  # the calls scope's hook (calls.CallCompiler)
 
 __all__ = ["CellProgram", "UNBOUND", "prepare"]
 
@@ -271,8 +272,6 @@ class _CallRewriter(ast.NodeTransformer):
     visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = visit_FunctionDef
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
-        from .calls import CALL_NAME
-
         text = ast.unparse(node.func)  # as written, before the inner calls are rewritten
         self.generic_visit(node)
         text = text if len(text) <= 60 else text[:57] + "..."
