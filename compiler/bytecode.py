@@ -93,4 +93,24 @@ def _decompile_shape(code: types.CodeType) -> tuple[str | None, str | None]:
 
         return depyf.decompile(code), None
     except Exception as exc:  # depyf raises DecompilationError and others on Dynamo bytecode
-        return None, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:500]
+        return None, _why_not(exc)
+
+
+_AT = re.compile(r"opname='(?P<op>\w+)'.*?offset=(?P<offset>\d+)")
+
+
+def _why_not(exc: Exception) -> str:
+    """One line on why depyf gave up, naming the instruction (depyf's own message repeats itself and
+    prints a whole ``Instruction(...)``)."""
+    import depyf
+
+    head = f"depyf {depyf.__version__} cannot decompile this code"
+    at = _AT.search(str(exc))
+    cause = exc.__cause__
+    if at is not None and isinstance(cause, IndexError):  # an instruction reads a stack slot depyf has not got
+        return f"{head}: its model of the stack runs out of values at {at['op']} (offset {at['offset']}); read the bytecode listing"
+    if at is not None:
+        why = f"{type(cause).__name__}: {cause}" if cause is not None else type(exc).__name__
+        return f"{head}: {at['op']} (offset {at['offset']}): {why}"[:300]
+    first = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{head}: {type(exc).__name__}: {first}"[:300]

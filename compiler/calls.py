@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 import torch
 
-from .cell import CALL_NAME, _is_user_file
+from .cell import CALL_NAME, is_user_file
 
 __all__ = ["CALL_NAME", "CallCompiler", "compile_target"]
 
@@ -53,11 +53,11 @@ def compile_target(obj: Any) -> tuple[Any | None, str]:
         return None, "a class (construction runs plain)"
     fn = obj.__func__ if isinstance(obj, types.MethodType) else obj
     if isinstance(fn, types.FunctionType):
-        if any(_is_user_file(f.__code__.co_filename) for f in _wrapped_chain(fn)):
+        if any(is_user_file(f.__code__.co_filename) for f in _wrapped_chain(fn)):
             return obj, "a function you defined"  # a decorated one too (@torch.no_grad(), functools.wraps)
         return None, f"library code ({fn.__module__ or fn.__code__.co_filename})"
     call = getattr(type(obj), "__call__", None)
-    if isinstance(call, types.FunctionType) and _is_user_file(call.__code__.co_filename):
+    if isinstance(call, types.FunctionType) and is_user_file(call.__code__.co_filename):
         return obj.__call__, "a callable object of a class you defined"
     if isinstance(obj, (types.BuiltinFunctionType, types.BuiltinMethodType, types.MethodWrapperType)):
         return None, "a builtin (C) function"

@@ -252,7 +252,7 @@ _LIBRARY_DIRS = tuple(
 )
 
 
-def _is_user_file(filename: str | None) -> bool:
+def is_user_file(filename: str | None) -> bool:
     if not filename:
         return False
     if filename.startswith("<"):

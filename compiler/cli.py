@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--fullgraph", action="store_true", help="fail on the first graph break, as torch.compile(fullgraph=True)")
     run.add_argument("--dynamic", type=_bool, default=None, metavar="true|false", help="as torch.compile(dynamic=...)")
     run.add_argument("--recompile-limit", type=int, default=None, metavar="N", help="torch._dynamo.config.recompile_limit")
+    run.add_argument("--decompile", default="user", choices=("user", "all", "none"),
+                     help="which frames' modified bytecode depyf decompiles: user (default: the script and your "
+                          "files), all (library frames too, slower), none")
     return parser
 
 
@@ -67,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"dynamo-explorer: error: cannot write the report to {args.json}: {problem}", file=sys.stderr)
         return 2
     options = RunOptions(backend=args.backend, mode=args.mode, dynamic=args.dynamic, fullgraph=args.fullgraph,
-                         scope=args.scope, recompile_limit=args.recompile_limit)
+                         scope=args.scope, recompile_limit=args.recompile_limit, decompile=args.decompile)
     from .runner import run_cell
     from .summary import one_line
 

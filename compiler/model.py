@@ -16,7 +16,7 @@ from .schema import SCHEMA_VERSION
 __all__ = [
     "CodeInfo", "CompileReport", "Diagnostic", "ErrorInfo", "Frame", "Graph", "GraphBreak", "Guard",
     "Instruction", "Kernel", "LogRecord", "NameRef", "Node", "OutputCode", "Phase", "RecompileReason",
-    "ShapeGuard", "StackFrame", "Symbol",
+    "ShapeGuard", "SourceExcerpt", "SourceFile", "StackFrame", "Symbol",
 ]
 
 _kw = {"slots": True, "kw_only": True}
@@ -197,6 +197,20 @@ class Diagnostic:
 
 
 @dataclass(**_kw)
+class SourceExcerpt:
+    first_line: int
+    text: str
+
+
+@dataclass(**_kw)
+class SourceFile:
+    filename: str
+    label: str
+    kind: str
+    excerpts: list[SourceExcerpt] = field(default_factory=list)
+
+
+@dataclass(**_kw)
 class CompileReport:
     torch_version: str
     python_version: str
@@ -217,6 +231,7 @@ class CompileReport:
     timings: dict[str, float] = field(default_factory=lambda: {"wall_s": 0.0, "compile_s": 0.0, "capture_s": 0.0})
     callees: list[dict[str, Any]] = field(default_factory=list)
     dynamo_counters: dict[str, Any] = field(default_factory=dict)
+    sources: list[SourceFile] = field(default_factory=list)
 
     def frame(self, compile_id: str) -> Frame | None:
         return next((f for f in self.frames if f.compile_id == compile_id), None)

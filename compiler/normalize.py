@@ -86,4 +86,7 @@ def normalize_report(report: dict[str, Any], cell_filename: str = "<cell>") -> d
         item["message"] = renumber_text(item["message"])
     if rep["error"]:
         rep["error"]["compile_id"] = cid(rep["error"]["compile_id"])
-    return _walk(rep, replacements)
+    out = _walk(rep, replacements)
+    seen: set[str] = set()  # two files may normalize to one name (a cell and a cache's stale copy of it)
+    out["sources"] = [s for s in out.get("sources", []) if not (s["filename"] in seen or seen.add(s["filename"]))]
+    return out

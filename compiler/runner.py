@@ -67,11 +67,14 @@ def run_cell(
     *,
     filename: str | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    label_file: Callable[[str], str | None] | None = None,
 ) -> CellRun:
     """Run ``source`` in ``namespace`` under TorchDynamo and return a ``CellRun``.
 
     Raises ``SyntaxError`` / ``compiler.errors.UsageError`` before anything runs when the input cannot
     be run; every exception raised by the cell itself is returned in ``CellRun.exception`` instead.
+    ``label_file(filename)`` names a file for people (the kernel: ``In [2]`` for a notebook cell), or
+    returns None ([Note: sources] in collectors/sources.py).
     """
     options = (options or RunOptions()).validate()
     if filename is None:
@@ -81,7 +84,7 @@ def run_cell(
     program = prepare(source, filename, namespace, options.scope)
     namespace.setdefault("__builtins__", builtins)
 
-    ctx = CaptureContext(program=program, options=options, on_progress=_throttled(on_progress))
+    ctx = CaptureContext(program=program, options=options, on_progress=_throttled(on_progress), label_file=label_file)
     report = CompileReport(
         torch_version=str(torch.__version__),
         python_version=platform.python_version(),

@@ -61,6 +61,10 @@ class DynamoMagics(Magics):
     @argument("--recompile-limit", dest="recompile_limit", default=None, type=int, metavar="N",
               help="Recompile a frame at most N times (torch._dynamo.config.recompile_limit), then "
                    "run it eagerly. Example: %%%%dynamo --recompile-limit 2")
+    @argument("--decompile", default="user", metavar="WHICH",
+              help="Which frames' modified bytecode depyf decompiles: user (default: frames of this "
+                   "notebook's and your files' code), all (library frames too; slower on large "
+                   "models), none. Example: %%%%dynamo --decompile all")
     @argument("--out", default=None, metavar="NAME",
               help="Store the report in the variable NAME (a dict; showing it shows the explorer "
                    "again), as %%%%capture does. Example: %%%%dynamo --out rep")
@@ -109,7 +113,8 @@ class DynamoMagics(Magics):
         filename = shell.compile.cache(source, _cell_number(shell), raw_code=source)
         progress = None if args.quiet else ProgressLine.for_shell(shell)
         try:
-            run = run_cell(source, shell.user_ns, options, filename=filename, on_progress=progress)
+            run = run_cell(source, shell.user_ns, options, filename=filename, on_progress=progress,
+                           label_file=lambda name: cell_label(shell, name))
         except EngineUsageError as exc:
             raise UsageError(f"%%dynamo: {exc}") from None
         except SyntaxError as exc:
@@ -172,6 +177,19 @@ def _parse(magic, line: str):
     return args
 
 
+def cell_label(shell, filename: str) -> str | None:
+    """``In [2]`` when ``filename`` is the file IPython compiled notebook cell 2 under, else None.
+
+    IPython keeps the map (``CachingCompiler.format_code_name``, the "Cell In[2], line 9" of its
+    tracebacks); a cell run again under the same text keeps one file, named by its latest number.
+    """
+    named = shell.compile.format_code_name(filename) if hasattr(shell.compile, "format_code_name") else None
+    if not named:
+        return None
+    number = named[1].removeprefix("In[").removesuffix("]")
+    return f"In [{number}]"
+
+
 def _cell_number(shell) -> int:
     """The running cell's In[n] (the shell's counter already points at the next cell)."""
     result = getattr(shell.displayhook, "exec_result", None)
@@ -182,7 +200,8 @@ def _cell_number(shell) -> int:
 def _options(args) -> RunOptions:
     """The engine options for parsed magic arguments (validated: bad values -> UsageError)."""
     options = RunOptions(backend=args.backend, mode=args.mode, dynamic=args.dynamic,
-                         fullgraph=args.fullgraph, scope=args.scope, recompile_limit=args.recompile_limit)
+                         fullgraph=args.fullgraph, scope=args.scope, recompile_limit=args.recompile_limit,
+                         decompile=args.decompile)
     try:
         options.validate()
     except EngineUsageError as exc:

@@ -18,6 +18,7 @@ for ``http(s)://`` URLs. Nothing else from the report reaches the markup unescap
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 from compiler.summary import one_line
@@ -116,22 +117,65 @@ def _badge(status: str) -> str:
 
 
 class _Cell:
-    """Cell source lookup: 'line N' plus the text of that line when it is a cell line."""
+    """Where a line is, for people: the cell's line with its text, or an earlier cell's (``In [2], line 9``)
+    or a file's (``transformers/generation/utils.py:2412``), labelled from the report's ``sources``."""
 
     def __init__(self, report: dict) -> None:
         cell = report.get("cell") or {}
         self.filename = cell.get("filename")
         self.lines = (cell.get("source") or "").splitlines()
+        self.sources = {s.get("filename"): s for s in report.get("sources") or []}
 
     def where(self, filename: Any, line: Any) -> str:
         if line is None:
             return ""
-        text = f"line {_e(line)}"
-        if filename in (None, self.filename) and isinstance(line, int) and 0 < line <= len(self.lines):
-            text += f": <code>{_e(self.lines[line - 1].strip())}</code>"
-        elif filename and filename != self.filename:
-            text += f' <span class="dx-meta">({_e(filename)})</span>'
+        if filename in (None, self.filename):
+            text = f"line {_e(line)}"
+            if isinstance(line, int) and 0 < line <= len(self.lines):
+                text += f": <code>{_e(self.lines[line - 1].strip())}</code>"
+            return text
+        text = _e(self.place(filename, line))
+        code = self.line_text(filename, line)
+        return text + (f": <code>{_e(code.strip())}</code>" if code and code.strip() else "")
+
+    def place(self, filename: Any, line: Any) -> str:
+        source = self.sources.get(filename)
+        if source is None:
+            return f"{filename}:{line}"
+        if source.get("kind") in ("cell", "notebook-cell"):
+            return f"{source.get('label')}, line {line}"
+        return f"{source.get('label')}:{line}"
+
+    def label_paths(self, text: Any) -> Any:
+        """Code text with notebook cells' file names replaced by their labels (``In [2], line 9``)."""
+        if not isinstance(text, str):
+            return text
+        for name, source in self.sources.items():
+            if source.get("kind") in ("cell", "notebook-cell") and name and name != source.get("label") and name in text:
+                text = re.sub(re.escape(name) + r"(?::(\d+))?",
+                              lambda m, label=source.get("label"): f"{label}, line {m[1]}" if m[1] else str(label), text)
         return text
+
+    def line_text(self, filename: Any, line: Any) -> str | None:
+        for ex in (self.sources.get(filename) or {}).get("excerpts") or []:
+            lines = str(ex.get("text", "")).split("\n")
+            i = line - ex.get("first_line", 1) if isinstance(line, int) else -1
+            if 0 <= i < len(lines):
+                return lines[i]
+        return None
+
+    def excerpt(self, filename: Any, line: Any) -> tuple[str, str] | None:
+        """``(title, numbered text)`` of the excerpt holding ``line`` of a file other than the cell."""
+        source = self.sources.get(filename)
+        for ex in (source or {}).get("excerpts") or []:
+            lines = str(ex.get("text", "")).split("\n")
+            first = ex.get("first_line", 1)
+            if isinstance(line, int) and first <= line < first + len(lines):
+                width = len(str(first + len(lines) - 1))
+                numbered = "\n".join(f"{first + i:>{width}}  {text}" for i, text in enumerate(lines))
+                kind = " (library, read-only)" if source.get("kind") == "library" else ""
+                return f"source: {source.get('label')}{kind}", numbered
+        return None
 
 
 def render(report: dict) -> str:
@@ -151,7 +195,7 @@ def render(report: dict) -> str:
         parts += [_graph(g, cell) for g in graphs]
     if report.get("output_code"):
         parts.append("<h4>Inductor output code</h4>")
-        parts += [_output_code(o) for o in report["output_code"]]
+        parts += [_output_code(o, cell) for o in report["output_code"]]
     parts.append(_shapes(report, cell))
     logs = report.get("logs") or []
     if logs:
@@ -205,7 +249,7 @@ def _frames_table(frames: list[dict], cell: _Cell) -> str:
         attempt = f"_{_e(f['attempt'])}" if f.get("attempt") else ""
         rows.append([f"<b>[{_e(f.get('compile_id'))}{attempt}]</b>", name,
                      cell.where(code.get("filename"), code.get("firstlineno")) if code.get("in_cell")
-                     else _e(f"{code.get('filename')}:{code.get('firstlineno')}"),
+                     else _e(cell.place(code.get("filename"), code.get("firstlineno"))),
                      _badge(str(f.get("status"))), _e(len(f.get("graph_ids") or [])),
                      _e(len(f.get("graph_breaks") or [])), _e(len(f.get("guards") or [])),
                      "<br>".join(_e(r.get("reason")) for r in f.get("recompile_reasons") or [])])
@@ -216,6 +260,9 @@ def _frames_table(frames: list[dict], cell: _Cell) -> str:
 def _frame(frame: dict, report: dict, cell: _Cell, open_: bool) -> str:
     code = frame.get("code") or {}
     body = [_breaks(frame, cell)]
+    excerpt = None if code.get("in_cell") else cell.excerpt(code.get("filename"), code.get("firstlineno"))
+    if excerpt is not None:
+        body.append(_details(_e(excerpt[0]), _pre(excerpt[1])))
     for r in frame.get("recompile_reasons") or []:
         prev = f" (guard of [{_e(r['failed_compile_id'])}] failed)" if r.get("failed_compile_id") else ""
         body.append(f'<div class="dx-banner dx-warn">recompile{prev}: <span class="dx-mono">'
@@ -232,9 +279,8 @@ def _frame(frame: dict, report: dict, cell: _Cell, open_: bool) -> str:
     if frame.get("decompiled_source"):
         body.append(_details("decompiled modified code (depyf)", _pre(frame["decompiled_source"])))
     elif frame.get("decompile_error"):
-        body.append(f'<div class="dx-meta">depyf could not decompile the modified code '
-                    f"({_e(frame['decompile_error'])}); the bytecode above is exact.</div>")
-    body.append(_guards(frame))
+        body.append(f'<div class="dx-meta">No decompiled source: {_e(frame["decompile_error"])}.</div>')
+    body.append(_guards(frame, cell))
     time_s = frame.get("compile_time_s")
     title = (f"<b>[{_e(frame.get('compile_id'))}]</b> {_e(code.get('name'))} {_badge(str(frame.get('status')))}"
              + (f' <span class="dx-meta">{float(time_s):.2f} s</span>' if time_s is not None else ""))
@@ -260,13 +306,13 @@ def _bytecode(rows: list[dict]) -> str:
     return _table(["line", "offset", "opname", "argument"], out, "instructions")
 
 
-def _guards(frame: dict) -> str:
+def _guards(frame: dict, cell: _Cell) -> str:
     rows = [[_e(g.get("type")), f'<span class="dx-mono">{_e(g.get("source"))}</span>',
              "<br>".join(f'<span class="dx-mono">{_e(c)}</span>' for c in g.get("code") or []),
              _e("" if g.get("line") is None else g["line"])] for g in frame.get("guards") or []]
     out = f"<h5>Guards ({len(rows)})</h5>" + _table(["type", "source", "checks", "line"], rows, "guards")
     if frame.get("guard_tree"):
-        out += _details("guard tree (as TORCH_LOGS=guards prints it)", _pre(frame["guard_tree"]))
+        out += _details("guard tree (as TORCH_LOGS=guards prints it)", _pre(cell.label_paths(frame["guard_tree"])))
     return out
 
 
@@ -297,21 +343,21 @@ def _graph(graph: dict, cell: _Cell) -> str:
     title = (f"<b>graph {_e(graph.get('id'))}</b> {_e(graph.get('kind'))} [{_e(graph.get('compile_id'))}]"
              + (f" {_e(graph['name'])}" if graph.get("name") else "") + f" · {len(nodes)} nodes")
     if graph.get("kind") != "dynamo":
-        return _details(title, _pre(graph.get("code")))
+        return _details(title, _pre(cell.label_paths(graph.get("code"))))
     rows = [[_e(n.get("name")), _e(n.get("op")), f'<span class="dx-mono">{_e(n.get("target"))}</span>',
              f'<span class="dx-mono">{_e(n.get("args"))}</span>', f'<span class="dx-mono">{_e(n.get("kwargs"))}</span>',
              _e("" if n.get("shape") is None else list(n["shape"])), _e(n.get("dtype") or ""),
              cell.where(n.get("filename"), n.get("line"))] for n in nodes]
     body = _table(["name", "op", "target", "args", "kwargs", "shape", "dtype", "source"], rows, "nodes")
-    body += _details("readable code", _pre(graph.get("code")))
+    body += _details("readable code", _pre(cell.label_paths(graph.get("code"))))
     return _details(title, body, open_=True)
 
 
-def _output_code(out: dict) -> str:
-    kernels = "".join(_details(f"kernel {_e(k.get('name'))} ({_e(k.get('language'))})", _pre(k.get("source")))
+def _output_code(out: dict, cell: _Cell) -> str:
+    kernels = "".join(_details(f"kernel {_e(k.get('name'))} ({_e(k.get('language'))})", _pre(cell.label_paths(k.get("source"))))
                       for k in out.get("kernels") or [])
     return _details(f"[{_e(out.get('compile_id'))}] {_e(out.get('kind'))} · "
-                    f"{len(out.get('kernels') or [])} kernels", kernels + _details("wrapper", _pre(out.get("source"))))
+                    f"{len(out.get('kernels') or [])} kernels", kernels + _details("wrapper", _pre(cell.label_paths(out.get("source")))))
 
 
 def _shapes(report: dict, cell: _Cell) -> str:
@@ -319,12 +365,13 @@ def _shapes(report: dict, cell: _Cell) -> str:
     guards = report.get("shape_guards") or []
     if not symbols and not guards:
         return ""
+    file_of = {f.get("compile_id"): (f.get("code") or {}).get("filename") for f in report.get("frames") or []}
     rows = [[_e(s.get("compile_id")), f'<span class="dx-mono">{_e(s.get("symbol"))}</span>',
              f'<span class="dx-mono">{_e(s.get("source"))}</span>', _e(s.get("value")), _e(s.get("range")),
-             cell.where(None, s.get("line"))] for s in symbols]
+             cell.where(file_of.get(s.get("compile_id")), s.get("line"))] for s in symbols]
     head = ["compile id", "symbol", "source", "value", "range", "line"]
     out = "<h4>Dynamic shapes</h4>" + _table(head, rows, "symbols")
     grows = [[_e(g.get("compile_id")), f'<span class="dx-mono">{_e(g.get("expr"))}</span>',
-              cell.where(None, g.get("line"))] for g in guards]
+              cell.where(file_of.get(g.get("compile_id")), g.get("line"))] for g in guards]
     table = _table(["compile id", "guard", "line"], grows, "shape guards")
     return out + _details(f"shape guards ({len(guards)})", table)

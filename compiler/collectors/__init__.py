@@ -18,6 +18,7 @@ from .links import LinksCollector
 from .logs import LogsCollector
 from .output_code import OutputCodeCollector
 from .recompiles import RecompilesCollector
+from .sources import SourcesCollector
 from .stream import StreamCollector
 from .timings import TimingsCollector
 
@@ -34,6 +35,7 @@ DEFAULT_COLLECTORS: tuple[type[Collector], ...] = (
     DynamicShapesCollector,
     TimingsCollector,
     CountersCollector,
+    SourcesCollector,
     LinksCollector,
 )
 

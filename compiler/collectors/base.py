@@ -115,6 +115,7 @@ class CaptureContext:
     breaks: BreakLog = field(default_factory=BreakLog)
     exception: BaseException | None = None
     calls: Any = None  # the CallCompiler of a calls-scope run
+    label_file: Callable[[str], str | None] | None = None  # [Note: sources] in sources.py
     counters: dict[str, dict[str, int]] = field(default_factory=dict)
     stream: StructuredStream = field(init=False)
     _phase_marks: dict[str, dict[str, int]] = field(default_factory=dict)

@@ -14,6 +14,7 @@ from typing import Any, Iterator
 
 from .. import _compat
 from ..bytecode import decompile, instruction_rows
+from ..cell import is_user_file
 from ..model import CodeInfo, CompileReport, Frame
 
 
@@ -80,5 +81,15 @@ class FramesCollector:
             if rec is not None:
                 frame.original_bytecode = instruction_rows(rec.orig)
                 frame.modified_bytecode = instruction_rows(rec.new)
-                frame.decompiled_source, frame.decompile_error = decompile(rec.new, len(frame.modified_bytecode))
+                frame.decompiled_source, frame.decompile_error = _decompiled(ctx.options.decompile, rec, len(frame.modified_bytecode))
             report.frames.append(frame)
+
+
+def _decompiled(choice: str, rec: Any, n_instructions: int) -> tuple[str | None, str | None]:
+    """depyf's source of the modified code, or why there is none ([Note: decompile scope] in options.py)."""
+    if choice == "none":
+        return None, "not decompiled (decompile: none); read the bytecode listing"
+    if choice == "user" and not is_user_file(rec.orig.co_filename):
+        return None, ("not decompiled: library code, outside your files; read the bytecode listing, or run "
+                      "with --decompile all")
+    return decompile(rec.new, n_instructions)

@@ -22,7 +22,8 @@ SCHEMA: dict[str, Any] = json.loads(
 )
 SCHEMA_MAJOR: int = SCHEMA["definitions"]["SchemaVersion"]["properties"]["major"]["enum"][0]
 # Bump when a field is added (a compatible change); the major changes the MIME type.
-SCHEMA_MINOR = 2  # 1: Diagnostic kind 'truncated'; 2: scopes 'calls' and 'all-frames', dynamo_counters
+SCHEMA_MINOR = 3  # 1: Diagnostic kind 'truncated'; 2: scopes 'calls' and 'all-frames', dynamo_counters;
+# 3: sources (file labels such as 'In [2]' and the code of frames outside the cell), options.decompile
 SCHEMA_VERSION = (SCHEMA_MAJOR, SCHEMA_MINOR)
 MIME_TYPE = f"application/vnd.dynamo-explorer.report.v{SCHEMA_MAJOR}+json"
 

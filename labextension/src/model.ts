@@ -3,9 +3,10 @@
  *
  * - `checkReport(data)`: is this a report of a major version this renderer draws?
  * - `ReportIndex`: frames by compile id, recompile chains, the resume-function tree, graphs by id,
- *   de-duplicated graph breaks, the line key that links source lines, bytecode rows and FX nodes.
+ *   de-duplicated graph breaks, the line key that links source lines, bytecode rows and FX nodes, and
+ *   where a line is for people (`In [2], line 9`, `transformers/generation/utils.py:2412`).
  */
-import type { CompileReport, Frame, Graph, GraphBreak, Guard } from './schema';
+import type { CompileReport, Frame, Graph, GraphBreak, Guard, SourceExcerpt, SourceFile } from './schema';
 
 /** Schema majors this renderer understands. */
 export const SUPPORTED_MAJORS: readonly number[] = [1];
@@ -124,8 +125,13 @@ export class ReportIndex {
   readonly chainOf = new Map<string, IChain>();
   /** De-duplicated graph breaks, in first-seen order. */
   readonly breakGroups: IBreakGroup[] = [];
+  /** Files the report names, by filename (reports of minor 3 on). */
+  readonly sources = new Map<string, SourceFile>();
 
   constructor(readonly report: CompileReport) {
+    for (const source of report.sources ?? []) {
+      this.sources.set(source.filename, source);
+    }
     for (const graph of report.graphs) {
       this.graphs.set(graph.id, graph);
     }
@@ -247,6 +253,53 @@ export class ReportIndex {
       return `cell:${line}`;
     }
     return `${filename}:${line}`;
+  }
+
+  /**
+   * Where a line is, for people: `In [2], line 9` for a notebook cell (as IPython's tracebacks name it),
+   * `transformers/generation/utils.py:2412` for a file, `line 9` for the cell that ran.
+   */
+  place(filename: string | null | undefined, line: number | null | undefined, inCell = false): string {
+    const at = line === null || line === undefined ? '' : String(line);
+    if (inCell || !filename || filename === this.report.cell.filename) {
+      return at ? `line ${at}` : 'this cell';
+    }
+    const source = this.sources.get(filename);
+    if (!source) {
+      return at ? `${filename}:${at}` : filename;
+    }
+    if (source.kind === 'cell' || source.kind === 'notebook-cell') {
+      return at ? `${source.label}, line ${at}` : source.label;
+    }
+    return at ? `${source.label}:${at}` : source.label;
+  }
+
+  /**
+   * A code text (an FX graph, inductor's wrapper) with the file names of notebook cells replaced by their
+   * labels: `# File: /tmp/ipykernel_7/123.py:9 in forward` reads `# File: In [2], line 9 in forward`.
+   */
+  labelPaths(text: string): string {
+    for (const source of this.sources.values()) {
+      if ((source.kind === 'cell' || source.kind === 'notebook-cell') && source.filename !== source.label && text.includes(source.filename)) {
+        text = text
+          .split(source.filename)
+          .map((part, i) => (i === 0 ? part : part.replace(/^:(\d+)/, ', line $1')))
+          .join(source.label);
+      }
+    }
+    return text;
+  }
+
+  /** The excerpt of a file that holds a line, with its source, or null. */
+  excerptAt(filename: string, line: number): { source: SourceFile; excerpt: SourceExcerpt } | null {
+    const source = this.sources.get(filename);
+    for (const excerpt of source?.excerpts ?? []) {
+      const count = excerpt.text.split('\n').length;
+      if (line >= excerpt.first_line && line < excerpt.first_line + count) {
+        return { source: source!, excerpt };
+      }
+    }
+    return null;
   }
 
   /** Line key of a line of a frame's own code. */

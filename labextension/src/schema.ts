@@ -83,6 +83,10 @@ export interface CompileReport {
       [k: string]: number;
     };
   };
+  /**
+   * (minor 3) Every file the report names (frames' code, graph breaks and their stacks, FX and AOT nodes), with the label to show for it (a notebook cell as 'In [2]') and the code of the frames compiled from it.
+   */
+  sources?: SourceFile[];
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -109,6 +113,10 @@ export interface RunOptions {
    */
   scope: 'auto' | 'calls' | 'cell' | 'all-frames' | 'frames';
   recompile_limit: number | null;
+  /**
+   * Which frames' modified bytecode was decompiled with depyf: 'user' (frames of the cell's and the user's files), 'all', 'none'. Absent before minor version 3 (then: all).
+   */
+  decompile?: 'user' | 'all' | 'none';
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -518,4 +526,37 @@ export interface Callee {
    * e.g. 'a function you defined', 'an nn.Module', 'library code (transformers...)', 'a class (construction runs plain)'.
    */
   why: string;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "SourceFile".
+ */
+export interface SourceFile {
+  /**
+   * The name the report's filename fields use (co_filename).
+   */
+  filename: string;
+  /**
+   * What to show for it: 'In [2]' for a notebook cell (as IPython labels it), 'transformers/generation/utils.py' for an installed module (relative to its sys.path entry), a path relative to the working directory for the user's own file.
+   */
+  label: string;
+  /**
+   * 'cell': the code that ran (its text is report.cell); 'notebook-cell': an earlier cell of the notebook; 'file': the user's own file; 'library': an installed package or the standard library (read-only).
+   */
+  kind: 'cell' | 'notebook-cell' | 'file' | 'library';
+  /**
+   * Code of this file, 1-based lines from first_line: a notebook cell's whole text; for a file, the source of each function Dynamo compiled a frame of, merged where they overlap. Empty for the 'cell' kind and for files only named by a line.
+   */
+  excerpts: SourceExcerpt[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "SourceExcerpt".
+ */
+export interface SourceExcerpt {
+  first_line: number;
+  /**
+   * The lines first_line, first_line + 1, ... joined with newlines.
+   */
+  text: string;
 }

@@ -162,7 +162,7 @@ export class ReportView implements IViewContext {
     el.append(
       h('span', { class: `jp-DynamoExplorer-chip jp-DynamoExplorer-status-${frame.status}` }, h('span', { class: 'jp-DynamoExplorer-statusDot' }), `[${frame.compile_id}]`),
       h('strong', { text: ` ${frame.code.name} ` }),
-      h('span', { class: 'jp-DynamoExplorer-muted', text: `${frame.status.replace('_', ' ')} · ${frame.code.in_cell ? 'cell' : frame.code.filename} line ${frame.code.firstlineno} · compile ${formatSeconds(frame.compile_time_s)}`, title: phases })
+      h('span', { class: 'jp-DynamoExplorer-muted', text: `${frame.status.replace('_', ' ')} · ${frame.code.in_cell ? `cell line ${frame.code.firstlineno}` : this.index.place(frame.code.filename, frame.code.firstlineno)} · compile ${formatSeconds(frame.compile_time_s)}`, title: phases })
     );
     if (frame.fail_reason) {
       el.append(h('div', { class: 'jp-DynamoExplorer-banner jp-mod-error' }, h('strong', { text: `${frame.fail_type ?? 'failure'}: ` }), h('span', { class: 'jp-DynamoExplorer-message', text: frame.fail_reason })));

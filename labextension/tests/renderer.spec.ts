@@ -257,3 +257,33 @@ describe('recompiles', () => {
     expect(withRecompile.length).toBeGreaterThan(0);
   });
 });
+
+describe('code in an earlier notebook cell', () => {
+  const goldens = loadGoldens().filter(([, r]) => (r.sources ?? []).some(s => s.kind === 'notebook-cell'));
+
+  it('has a golden whose frames live in an earlier cell', () => {
+    expect(goldens.length).toBeGreaterThan(0);
+  });
+
+  it.runIf(goldens.length > 0)('shows that cell in the source pane and names it In [n] in every line link', async () => {
+    const [, report] = goldens[0];
+    const earlier = report.sources!.find(s => s.kind === 'notebook-cell')!;
+    const frame = report.frames.find(f => f.code.filename === earlier.filename && f.graph_breaks.length > 0)!;
+    const gb = frame.graph_breaks.find(b => b.filename === earlier.filename)!;
+    const { root } = await render(report);
+    await select(root, frame);
+    const source = pane(root, 'source');
+    expect(source.textContent).toContain(`Source (${earlier.label})`);
+    const lines = earlier.excerpts[0].text.split('\n');
+    const row = source.querySelector<HTMLElement>(`[data-line="${gb.line}"]`)!;
+    expect(row.textContent).toContain(lines[gb.line! - earlier.excerpts[0].first_line].trim());
+    expect(row.classList.contains('jp-mod-break')).toBe(true);
+    // the break card names the cell as IPython does, and jumping to it selects that row
+    const jump = pane(root, 'graph-breaks').querySelector<HTMLElement>(`[data-jump="${gb.line}"]`)!;
+    expect(jump.textContent).toBe(`${earlier.label}, line ${gb.line}`);
+    jump.click();
+    await settled(root);
+    expect(pane(root, 'source').querySelector(`[data-line="${gb.line}"]`)!.classList.contains('jp-mod-selected')).toBe(true);
+    expect(root.textContent).not.toContain(earlier.filename);
+  });
+});

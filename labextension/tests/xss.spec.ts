@@ -1,6 +1,6 @@
 /**
  * Untrusted strings stay text: a golden report whose user strings (source, code names, node names and
- * targets, guard code, break reasons, exception message, doc link) carry <script> and <img onerror>
+ * targets, guard code, break reasons, exception message, doc link, source labels and excerpts) carry <script> and <img onerror>
  * renders them as text, creates no script/img/iframe element and no event-handler attribute.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ afterEach(() => {
 });
 
 /** Keys whose values are free text a user can influence. */
-const TEXT_KEYS = new Set(['source', 'name', 'target', 'args', 'reason', 'explanation', 'message', 'argrepr', 'gb_type', 'code', 'context', 'guard_tree', 'decompiled_source', 'expr', 'hints']);
+const TEXT_KEYS = new Set(['source', 'name', 'target', 'args', 'reason', 'explanation', 'message', 'argrepr', 'gb_type', 'code', 'context', 'guard_tree', 'decompiled_source', 'expr', 'hints', 'text', 'label']);
 
 function poison(value: unknown, key = ''): unknown {
   if (typeof value === 'string') {

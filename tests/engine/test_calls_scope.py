@@ -55,6 +55,29 @@ def test_decorated_user_function_is_compiled():
     assert [c["name"] for c in rep["callees"] if c["compiled"]] == ["f"] and rep["frames"]
 
 
+@pytest.mark.parametrize("choice", ["user", "all", "none"])
+def test_decompile_choice_decides_which_frames_get_source(choice):
+    # the frame Dynamo starts on for nn.Sequential is torch's (library) code; f is the user's
+    src = ("import torch\nseq = torch.nn.Sequential(torch.nn.Linear(4, 4))\n"
+           "def f(x):\n    return x.cos() + 1\n"
+           "a = seq(torch.randn(2, 4))\nb = f(torch.randn(3))\n")
+    rep = run(src, decompile=choice).report
+    assert rep["options"]["decompile"] == choice
+    user, = (f for f in rep["frames"] if f["code"]["name"] == "f")
+    library, = (f for f in rep["frames"] if f["code"]["name"] != "f")
+    assert "site-packages" in library["code"]["filename"] or "/torch/" in library["code"]["filename"]
+    assert bool(library["decompiled_source"]) == (choice == "all")
+    assert bool(user["decompiled_source"]) == (choice != "none")
+    if choice == "user":
+        assert library["decompile_error"].startswith("not decompiled: library code") and "--decompile all" in library["decompile_error"]
+    assert library["modified_bytecode"]  # the listing is always there
+
+
+def test_unknown_decompile_choice_is_a_one_line_usage_error():
+    with pytest.raises(UsageError, match="unknown decompile choice 'some': use one of user, all, none"):
+        run_cell("x = 1\n", {}, RunOptions(backend="eager", decompile="some"))
+
+
 def test_old_frames_scope_name_says_what_to_use():
     with pytest.raises(UsageError, match="renamed: use --scope calls .* or --scope all-frames"):
         run_cell("x = 1\n", {}, RunOptions(backend="eager", scope="frames"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.goldens.cases import TOY_EXAMPLE
 
 from .helpers import frames_named, run
@@ -32,7 +34,9 @@ def test_toy_example_frames_breaks_guards_bytecode_and_graphs():
     names = [i["ref"]["name"] for i in toy["modified_bytecode"] if i["ref"]]
     assert any(n.startswith("__compiled_fn_") for n in names) and any(n.startswith("__resume_at_") for n in names)
     assert {i["opname"] for i in toy["original_bytecode"]} >= {"LOAD_GLOBAL", "BINARY_OP", "RETURN_VALUE"}
-    assert toy["decompiled_source"] or toy["decompile_error"]  # depyf fails on this one: the dis listing stays
+    # depyf fails on this one (its stack model runs dry at a SWAP): one line says where, the listing stays
+    assert toy["decompiled_source"] or re.fullmatch(
+        r"depyf \S+ cannot decompile this code: .*\b[A-Z_]+ \(offset \d+\).*", toy["decompile_error"])
 
     resumes = [f for f in rep["frames"] if f["code"]["is_resume"]]
     assert len(resumes) == 2 and all(f["parent_compile_id"] == toy["compile_id"] for f in resumes)

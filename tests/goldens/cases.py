@@ -62,6 +62,17 @@ CASES: dict[str, dict[str, Any]] = {
         "source": "import torch\nx = torch.randn(4)\ny = x * 2\nprint('y is', y.shape)\nz = y.sum()\nz\n",
         "options": {"backend": "eager"},
     },
+    # issue 9 item 6: the model lives in an earlier notebook cell (In [1]); the cell that runs is In [2]
+    "earlier_cell": {
+        "earlier": (
+            "import torch\n\nclass Gate(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.lin = torch.nn.Linear(4, 4)\n\n    def forward(self, x):\n        y = self.lin(x)\n"
+            "        if y.sum() > 0:\n            y = y * 2\n        return y.relu()\n"
+        ),
+        "labels": {"earlier": "In [1]", "cell": "In [2]"},
+        "source": "torch.manual_seed(0)\ngate = Gate()\nout = gate(torch.randn(2, 4))\n",
+        "options": {"backend": "eager"},
+    },
     "xss_strings": {
         "source": (
             "import torch\n\ndef evil_name_with_script_tag(x):\n    tag = '<script>alert(1)</script>'\n    if x.sum() > 0:\n        x = x + len(tag)\n"

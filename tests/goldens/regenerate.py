@@ -7,6 +7,7 @@ to ``tests/goldens/<name>.report.json``. Review the diff of ``skeleton`` before 
 from __future__ import annotations
 
 import json
+import linecache
 import pathlib
 import sys
 
@@ -23,7 +24,14 @@ def run_case(name: str) -> dict:
 
     torch._dynamo.reset()
     case = CASES[name]
-    run = run_cell(case["source"], {"__name__": "__main__"}, RunOptions(**case["options"]), filename=f"<golden:{name}>")
+    namespace: dict = {"__name__": "__main__"}
+    filename, labels = f"<golden:{name}>", {}
+    if "earlier" in case:  # an earlier notebook cell, as IPython runs one: its own file, its text in linecache
+        earlier = f"<golden-earlier:{name}>"
+        linecache.cache[earlier] = (len(case["earlier"]), None, case["earlier"].splitlines(True), earlier)
+        exec(compile(case["earlier"], earlier, "exec"), namespace)  # noqa: S102
+        labels = {earlier: case["labels"]["earlier"], filename: case["labels"]["cell"]}
+    run = run_cell(case["source"], namespace, RunOptions(**case["options"]), filename=filename, label_file=labels.get)
     return normalize_report(run.report)
 
 

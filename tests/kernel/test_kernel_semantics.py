@@ -138,7 +138,7 @@ def test_help_lists_every_option_with_an_example(nb):
     text = _plain(pages[0])
     assert "%%dynamo [--backend NAME]" in text
     for option in ("--backend", "--mode", "--dynamic", "--no-dynamic", "--fullgraph", "--scope",
-                   "--recompile-limit", "--out", "--quiet", "--strict"):
+                   "--recompile-limit", "--decompile", "--out", "--quiet", "--strict"):
         assert f"Example: %%dynamo {option}" in " ".join(text.split()), option
 
 
@@ -257,6 +257,20 @@ def test_second_run_of_same_cell_gives_fresh_report(nb):
         graph = next(g for g in report["graphs"] if g["id"] == frames[0]["graph_ids"][0])
         assert any(n["target"].endswith("cos") for n in graph["nodes"])
     assert first["timings"] != second["timings"]
+
+
+def test_code_of_an_earlier_cell_is_labelled_as_ipython_labels_it(nb):
+    # issue 9, item 6: `shared` lives in the cell shared_def; %%dynamo runs in shared_1 and shared_2
+    defined, ran = cell(nb, "shared_def"), cell(nb, "shared_1")
+    report = _report(ran).data[MIME]
+    sources = {s["filename"]: s for s in report["sources"]}
+    frame = next(f for f in report["frames"] if f["code"]["name"] == "shared")
+    earlier = sources[frame["code"]["filename"]]
+    assert (earlier["label"], earlier["kind"]) == (f"In [{defined.execution_count}]", "notebook-cell")
+    assert earlier["excerpts"] == [{"first_line": 1, "text": defined.source.rstrip("\n")}]
+    assert sources[report["cell"]["filename"]]["label"] == f"In [{ran.execution_count}]"
+    html = _report(ran).data["text/html"]
+    assert f"In [{defined.execution_count}], line 1" in html and "/tmp/ipykernel" not in html
 
 
 def test_dynamo_logs_go_to_report_user_stderr_stays(nb):

@@ -85,6 +85,18 @@ def test_html_has_every_pane():
         assert f"[{frame['compile_id']}]" in html
 
 
+def test_code_of_an_earlier_cell_is_shown_and_named_in_ipython_style():
+    from tests.goldens.regenerate import run_case
+
+    report = run_case("earlier_cell")  # Gate lives in "In [1]", the cell that runs is "In [2]"
+    html = render(report)
+    gb = next(b for f in report["frames"] for b in f["graph_breaks"])
+    assert f"In [1], line {gb['line']}: <code>if y.sum() &gt; 0:</code>" in html  # the break
+    assert "<summary>source: In [1]</summary>" in html and "10          if y.sum() &gt; 0:" in html
+    assert "# File: In [1], line 9 in forward" in html  # the FX graph's own comments
+    assert "golden-earlier" not in html
+
+
 def test_aot_graphs_and_output_code_sit_behind_details():
     report = run_cell("\ny = torch.ones(4).sin() + 1\n", {"torch": torch}, RunOptions(backend="inductor"),
                       filename="<static-html-inductor>").report

@@ -64,8 +64,7 @@ export class BytecodePane {
       return;
     }
     if (this._view === 'decompiled') {
-      const text =
-        frame.decompiled_source ?? `# depyf could not decompile this code${frame.decompile_error ? `: ${frame.decompile_error}` : ''}`;
+      const text = frame.decompiled_source ?? `# ${frame.decompile_error ?? 'no decompiled source'}`;
       const block = codeBlock(text, 'python');
       block.element.dataset.view = 'decompiled';
       this._body.appendChild(block.element);

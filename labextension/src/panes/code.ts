@@ -95,7 +95,7 @@ export class CodePane {
       tabs.push({
         key: `graph-${graph.id}`,
         title: `${KIND_TITLE[graph.kind] ?? graph.kind}${graph.kind === 'dynamo' ? ` ${graph.id}` : ''}`,
-        build: () => block(graph.code, 'python')
+        build: () => block(index.labelPaths(graph.code), 'python')
       });
     }
     report.output_code
@@ -105,7 +105,7 @@ export class CodePane {
           key: `output-${i}`,
           title: `Inductor ${oc.kind}`,
           build: () => {
-            const main = block(oc.source, 'python');
+            const main = block(index.labelPaths(oc.source), 'python');
             const element = h('div', {}, main.element);
             const done: Promise<void>[] = [main.done];
             for (const kernel of oc.kernels) {

@@ -62,7 +62,7 @@ export class FramesPane {
     const name = h('span', {
       class: 'jp-DynamoExplorer-frameName',
       text: first.code.is_resume ? resumeLabel(first.code.name) : first.code.name,
-      title: `${first.code.name} (${first.code.filename}:${first.code.firstlineno})`
+      title: `${first.code.name} (${this._ctx.index.place(first.code.filename, first.code.firstlineno, first.code.in_cell)})`
     });
     const item = h(
       'li',

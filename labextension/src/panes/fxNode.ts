@@ -29,7 +29,7 @@ export function nodeDetails(ctx: IViewContext, frame: Frame | null, node: FxNode
       field('shape / dtype', shapeText(node) || null),
       field('users', node.users.join(', ') || null),
       field('module', node.nn_module_stack.join(' › ') || null),
-      field('file', node.filename && node.line !== null ? `${node.filename}:${node.line}` : null)
+      field('file', node.filename && node.line !== null ? ctx.index.place(node.filename, node.line) : null)
     )
   ];
   if (node.line !== null && frame) {

@@ -45,12 +45,7 @@ export class GraphBreaksPane {
   private _card(group: IBreakGroup): HTMLElement {
     const gb = group.first;
     const frame = group.frames[0];
-    const where =
-      gb.line !== null
-        ? gb.filename && gb.filename !== this._ctx.report.cell.filename && !(frame.code.in_cell && gb.filename === frame.code.filename)
-          ? `${gb.filename}:${gb.line}`
-          : `line ${gb.line}`
-        : null;
+    const where = gb.line !== null ? this._ctx.index.place(gb.filename, gb.line, frame.code.in_cell && gb.filename === frame.code.filename) : null;
     const card = h(
       'div',
       { class: `jp-DynamoExplorer-break${group.dataDependent ? ' jp-mod-dataDependent' : ''}`, data: { count: String(group.count) } },
@@ -77,7 +72,7 @@ export class GraphBreaksPane {
     if (gb.user_stack.length > 1) {
       const stack = h('details', {}, h('summary', { text: 'user stack' }));
       for (const f of gb.user_stack) {
-        stack.appendChild(h('div', { class: 'jp-DynamoExplorer-stackFrame' }, h('code', { text: `${f.filename}:${f.line ?? '?'} in ${f.name}` }), f.code ? h('pre', { class: 'jp-DynamoExplorer-code', text: f.code }) : null));
+        stack.appendChild(h('div', { class: 'jp-DynamoExplorer-stackFrame' }, h('code', { text: `${this._ctx.index.place(f.filename, f.line ?? null)} in ${f.name}` }), f.code ? h('pre', { class: 'jp-DynamoExplorer-code', text: f.code }) : null));
       }
       card.appendChild(stack);
     }

@@ -80,7 +80,7 @@ export class GuardsPane {
     this._renderGroups(frame, [...groups], 0, failedKeys, previous);
     this._shapes(frame);
     if (frame.guard_tree) {
-      const tree = frame.guard_tree;
+      const tree = this._ctx.index.labelPaths(frame.guard_tree);
       const details = h('details', { class: 'jp-DynamoExplorer-guardTree' }, h('summary', { text: `Guard tree (as TORCH_LOGS=guards prints it, ${tree.split('\n').length} lines)` }));
       details.addEventListener('toggle', () => {
         if (details.open && details.childElementCount === 1) {

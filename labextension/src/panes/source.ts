@@ -1,6 +1,8 @@
 /**
- * Source pane: the cell's source with the frame's lines coloured, and gutter marks for graph breaks,
- * guards and the cell's exception. Rows link by line to the bytecode panes and the FX graph.
+ * Source pane: the frame's source with its lines coloured, and gutter marks for graph breaks, guards and
+ * the cell's exception. The cell's own code comes from `report.cell`; code of an earlier notebook cell, of
+ * the user's files or of a library from `report.sources` ([Note: sources] in compiler/collectors/sources.py),
+ * labelled `In [2]` or by its path. Rows link by line to the bytecode panes and the FX graph.
  */
 import type { IViewContext } from '../context';
 import { clear, h } from '../dom';
@@ -20,7 +22,7 @@ export class SourcePane {
   private readonly _body: HTMLElement;
   private readonly _title: HTMLElement;
   private _rows = new Map<number, HTMLElement>();
-  private _lines: Promise<Line[]> | null = null;
+  private readonly _lines = new Map<string, Promise<Line[]>>();
 
   constructor(private readonly _ctx: IViewContext) {
     const shell = paneShell('source', 'Source');
@@ -30,7 +32,7 @@ export class SourcePane {
   }
 
   /**
-   * Show the source of a frame.
+   * Show the source of a frame: the cell's, or the excerpt of the earlier cell or file its code lives in.
    */
   async update(frame: Frame | null): Promise<void> {
     const { index, linker, report } = this._ctx;
@@ -42,20 +44,27 @@ export class SourcePane {
       this._body.appendChild(emptyState('<no frame>'));
       return;
     }
-    if (!frame.code.in_cell) {
-      this._title.textContent = 'Source';
-      this._body.appendChild(
-        emptyState(`${frame.code.name} is defined in ${frame.code.filename}:${frame.code.firstlineno}, outside this cell.`)
-      );
-      return;
+    let text: string;
+    let firstLine = 1;
+    if (frame.code.in_cell) {
+      this._title.textContent = 'Source (cell)';
+      text = report.cell.source;
+    } else {
+      const found = index.excerptAt(frame.code.filename, frame.code.firstlineno);
+      if (!found) {
+        this._title.textContent = 'Source';
+        this._body.appendChild(
+          emptyState(`${frame.code.name} is defined at ${index.place(frame.code.filename, frame.code.firstlineno)}; its source is not in the report.`)
+        );
+        return;
+      }
+      const { source, excerpt } = found;
+      this._title.textContent = `Source (${source.label}${source.kind === 'library' ? ' · library, read-only' : ''})`;
+      this._title.title = source.filename;
+      text = excerpt.text;
+      firstLine = excerpt.first_line;
     }
-    this._title.textContent = `Source (cell)`;
-    if (!this._lines) {
-      this._lines = highlightLines(report.cell.source, 'python').catch(() =>
-        report.cell.source.split('\n').map(text => [[text, '']] as Line)
-      );
-    }
-    const lines = await this._lines;
+    const lines = await this._highlighted(text);
     if (this._ctx.frame !== frame) {
       return;
     }
@@ -65,13 +74,14 @@ export class SourcePane {
         codeLines.add(ins.line);
       }
     }
-    const breaks = groupByLine(frame.graph_breaks.filter(gb => index.lineKey(gb.filename, gb.line) === `cell:${gb.line}`));
+    const ownKey = (line: number): string | null => index.frameLineKey(frame, line);
+    const breaks = groupByLine(frame.graph_breaks.filter(gb => gb.line !== null && index.lineKey(gb.filename, gb.line) === ownKey(gb.line)));
     const guards = groupByLine(frame.guards);
     const error = report.error;
-    const errorLine = error && (error.compile_id === null || error.compile_id === frame.compile_id) ? error.line : null;
+    const errorLine = frame.code.in_cell && error && (error.compile_id === null || error.compile_id === frame.compile_id) ? error.line : null;
     const table = h('div', { class: 'jp-DynamoExplorer-lines jp-DynamoExplorer-sourceLines' });
     lines.forEach((line, i) => {
-      const lineno = i + 1;
+      const lineno = firstLine + i;
       const gutter = h('span', { class: 'jp-DynamoExplorer-gutter' });
       const gbs = breaks.get(lineno);
       const gs = guards.get(lineno);
@@ -103,11 +113,12 @@ export class SourcePane {
       const code = h('span', { class: 'jp-DynamoExplorer-lineCode' });
       appendLine(code, line);
       const row = h('div', { class: 'jp-DynamoExplorer-row', data: { line: String(lineno) } }, gutter, h('span', { class: 'jp-DynamoExplorer-lineno', text: String(lineno) }), code);
+      const key = ownKey(lineno);
       if (codeLines.has(lineno)) {
         row.classList.add(lineColourClass(lineno));
-        linker.register(GROUP, row, `cell:${lineno}`);
+        linker.register(GROUP, row, key);
       } else if (gbs || gs) {
-        linker.register(GROUP, row, `cell:${lineno}`);
+        linker.register(GROUP, row, key);
       }
       if (gbs) {
         row.classList.add('jp-mod-break');
@@ -126,6 +137,16 @@ export class SourcePane {
     if (first) {
       scrollIntoPane(this._body, first);
     }
+  }
+
+  /** Highlighted lines of a text, computed once per text. */
+  private _highlighted(text: string): Promise<Line[]> {
+    let lines = this._lines.get(text);
+    if (!lines) {
+      lines = highlightLines(text, 'python').catch(() => text.split('\n').map(t => [[t, '']] as Line));
+      this._lines.set(text, lines);
+    }
+    return lines;
   }
 
   /**
