@@ -62,6 +62,15 @@ def is_resume_code(code: types.CodeType) -> bool:
     return code.co_name.startswith(TORCH_DYNAMO_RESUME_IN_PREFIX)
 
 
+def codes_dynamo_saw() -> list[types.CodeType]:
+    """Every code object Dynamo was called on in this process and that is still alive
+    (``convert_frame.input_codes``, weak references; in 2.11 and 2.13): a frame whose compile failed
+    produced no bytecode-hook record, and this is where its original code can still be found."""
+    from torch._dynamo import convert_frame
+
+    return [c for c in (ref() for ref in list(convert_frame.input_codes.seen)) if c is not None]
+
+
 def cache_entries(code: types.CodeType) -> list[Any]:
     """Dynamo's cache entries of ``code`` (most recent first)."""
     return list(_debug_get_cache_entry_list(code))

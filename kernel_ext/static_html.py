@@ -342,7 +342,7 @@ def _graph(graph: dict, cell: _Cell) -> str:
     nodes = graph.get("nodes") or []
     title = (f"<b>graph {_e(graph.get('id'))}</b> {_e(graph.get('kind'))} [{_e(graph.get('compile_id'))}]"
              + (f" {_e(graph['name'])}" if graph.get("name") else "") + f" · {len(nodes)} nodes")
-    if graph.get("kind") != "dynamo":
+    if graph.get("kind") not in ("dynamo", "dynamo_partial"):
         return _details(title, _pre(cell.label_paths(graph.get("code"))))
     rows = [[_e(n.get("name")), _e(n.get("op")), f'<span class="dx-mono">{_e(n.get("target"))}</span>',
              f'<span class="dx-mono">{_e(n.get("args"))}</span>', f'<span class="dx-mono">{_e(n.get("kwargs"))}</span>',

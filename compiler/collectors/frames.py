@@ -53,6 +53,7 @@ class FramesCollector:
             if cid not in order:  # e.g. a compile refused before it started (recompile limit)
                 order.append(cid)
         records = {r.compile_id: r for r in ctx.code_records}  # the last attempt wins
+        failed_codes: dict[tuple[str, str, int], Any] | None = None
         for cid in order:
             rec = records.get(cid)
             m = metrics.get(cid)
@@ -78,6 +79,12 @@ class FramesCollector:
                 fail_reason=getattr(m, "fail_reason", None),
                 compile_time_s=getattr(m, "entire_frame_compile_time_s", None),
             )
+            if rec is None and frame.fail_type:  # no bytecode was made; the code Dynamo gave up on is still known
+                if failed_codes is None:
+                    failed_codes = {(c.co_name, c.co_filename, c.co_firstlineno): c for c in _compat.codes_dynamo_saw()}
+                code = failed_codes.get((name, filename, first))
+                if code is not None:
+                    frame.original_bytecode = instruction_rows(code)
             if rec is not None:
                 frame.original_bytecode = instruction_rows(rec.orig)
                 frame.modified_bytecode = instruction_rows(rec.new)

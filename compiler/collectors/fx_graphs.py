@@ -1,4 +1,5 @@
-"""Collector for the FX graphs Dynamo hands to the backend (kind ``dynamo``).
+"""Collector for the FX graphs Dynamo hands to the backend (kind ``dynamo``), and the partial graph of a
+frame Dynamo raised on (kind ``dynamo_partial``, fullgraph=True).
 
 ``node_rows`` and ``readable`` snapshot a ``GraphModule`` at backend time (inductor mutates the graph
 later) into schema ``Node`` rows and the readable code ``TORCH_LOGS=graph_code`` prints; ``finalize``
@@ -120,3 +121,24 @@ class FxGraphsCollector:
         report.device = "cuda" if "cuda" in devices else (sorted(devices)[0] if devices else "cpu")
         for rec in ctx.graph_records:
             report.add_graph(compile_id=rec.compile_id, kind="dynamo", nodes=rec.nodes, code=rec.code, dot=graph_dot(rec.nodes))
+        partial = _partial_graph(ctx.exception)
+        failed = [f for f in report.frames if f.fail_type]
+        if partial is not None and failed:
+            from .aot_graphs import parse_readable  # the same print_readable text AOT graphs come in
+
+            nodes = parse_readable(partial)
+            graph = report.add_graph(compile_id=failed[-1].compile_id, kind="dynamo_partial", nodes=nodes, code=partial,
+                                     dot=graph_dot(nodes))
+            graph.name = "traced before the error"
+
+
+def _partial_graph(exc: BaseException | None) -> str | None:
+    """The graph Dynamo had traced when it raised, as it attaches it (``partial_fx_graph``: the
+    readable code, on data-dependent errors under fullgraph=True), searching the exception's chain."""
+    seen = 0
+    while exc is not None and seen < 10:
+        text = getattr(exc, "partial_fx_graph", None)
+        if isinstance(text, str) and text.strip():
+            return text
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return None

@@ -14,10 +14,13 @@
  */
 export type FrameStatus = 'ok' | 'graph_break' | 'recompile' | 'skipped' | 'error' | 'empty';
 /**
+ * 'dynamo_partial' (minor 3): what Dynamo had traced of a frame when it raised (fullgraph=True, a data-dependent error), from the exception's partial_fx_graph; never compiled, not counted among the graphs.
+ *
  * This interface was referenced by `CompileReport`'s JSON-Schema
  * via the `definition` "GraphKind".
  */
-export type GraphKind = 'dynamo' | 'aot_joint' | 'aot_forward' | 'aot_backward' | 'aot_inference';
+export type GraphKind =
+  'dynamo' | 'dynamo_partial' | 'aot_joint' | 'aot_forward' | 'aot_backward' | 'aot_inference';
 
 /**
  * Everything TorchDynamo did while one notebook cell (or script) ran under Dynamo Explorer. Hand-edited: this file is the contract. Python validates against it (compiler/schema/__init__.py) and the TypeScript types in labextension/src/schema.ts are generated from it. Names reuse Dynamo's own identifiers verbatim (compile ids '0/0', guard kinds, FX ops, graph-break types).

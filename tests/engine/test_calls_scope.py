@@ -16,6 +16,7 @@ import torch
 
 from compiler import RunOptions, UsageError, run_cell
 from compiler._compat import cache_entries
+from compiler.schema import validate_report
 
 from .helpers import frames_named, run
 
@@ -142,6 +143,26 @@ def test_fullgraph_error_names_the_cell_not_an_eager_fallback():
     assert rep["error"] is not None and rep["error"]["line"] == 4
     msgs = [d["message"] for d in rep["diagnostics"] if d["kind"] == "compile_failed"]
     assert msgs and all("ran this frame eagerly" not in m for m in msgs)
+
+
+def test_fullgraph_keeps_the_code_and_the_graph_dynamo_traced_before_the_error():
+    src = ("import torch\ndef f(x):\n    y = x.sin() * 2\n    if y.sum() > 0:\n        y = y + 1\n    return y\n"
+           "out = f(torch.ones(3))\n")
+    result = run_cell(src, {"__name__": "__main__"}, RunOptions(backend="eager", fullgraph=True))
+    rep = result.report
+    validate_report(rep)
+    (frame,) = rep["frames"]
+    assert frame["status"] == "error" and rep["error"]["line"] == 4
+    # the original bytecode of the frame Dynamo gave up on (no modified code exists)
+    assert {i["opname"] for i in frame["original_bytecode"]} >= {"LOAD_FAST", "POP_JUMP_FORWARD_IF_FALSE", "RETURN_VALUE"}
+    assert frame["modified_bytecode"] == []
+    # the partial graph Dynamo attaches to a data-dependent error: sin, mul, sum, gt, up to line 4
+    (graph,) = [rep["graphs"][i] for i in frame["graph_ids"]]
+    assert graph["kind"] == "dynamo_partial" and graph["name"] == "traced before the error"
+    targets = [n["target"] for n in graph["nodes"] if n["op"] == "call_function"]
+    assert any("sin" in t for t in targets) and {n["line"] for n in graph["nodes"] if n["line"]} == {3, 4}
+    assert rep["dynamo_counters"].get("stats", {}).get("unique_graphs", 0) == 0  # never compiled, not counted
+    assert sum(g["kind"] == "dynamo" for g in rep["graphs"]) == 0
 
 
 def test_cli_checks_the_json_path_before_running(tmp_path):

@@ -14,6 +14,7 @@ const AWAIT_HIGHLIGHT_LINES = 2000;
 /** Tab titles of graph kinds. */
 const KIND_TITLE: Record<string, string> = {
   dynamo: 'Dynamo graph',
+  dynamo_partial: 'Partial Dynamo graph (traced before the error)',
   aot_joint: 'AOT joint',
   aot_forward: 'AOT forward',
   aot_backward: 'AOT backward',

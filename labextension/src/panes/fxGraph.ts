@@ -78,7 +78,7 @@ export class FxGraphPane {
    */
   async update(frame: Frame | null): Promise<void> {
     this._frame = frame;
-    const graphs = frame ? this._ctx.index.graphsOf(frame).filter(g => g.kind === 'dynamo') : [];
+    const graphs = frame ? this._ctx.index.graphsOf(frame).filter(g => g.kind === 'dynamo' || g.kind === 'dynamo_partial') : [];
     this._graph = graphs[0] ?? null;
     this._selected = null;
     this._renderGraphButtons(graphs);
@@ -148,7 +148,7 @@ export class FxGraphPane {
     }
     this._expandAll.hidden = graph.nodes.length > EXPAND_ALL_LIMIT;
     if (this._mode === 'table') {
-      this._info.textContent = `${graph.nodes.length} nodes`;
+      this._info.textContent = `${partialNote(graph)}${graph.nodes.length} nodes`;
       this._renderTable(graph, 0);
       return;
     }
@@ -186,7 +186,7 @@ export class FxGraphPane {
     svg.classList.add('jp-DynamoExplorer-svg');
     this._wire(svg, items);
     this._picture.appendChild(svg);
-    this._info.textContent = `${summary} · layout ${Math.round(performance.now() - started)} ms`;
+    this._info.textContent = `${partialNote(graph)}${summary} · layout ${Math.round(performance.now() - started)} ms`;
     if (this._selected) {
       this._select(this._selected);
     }
@@ -305,4 +305,9 @@ export class FxGraphPane {
   private _renderTable(graph: Graph, from: number): void {
     renderNodeTable(this._ctx, this._table, this._modelOf(graph), from, TABLE_GROUP, filename => this._inFrameFile(filename), item => this._select(item));
   }
+}
+
+/** A line that says a graph is what Dynamo traced before it raised, not a compiled graph. */
+function partialNote(graph: Graph): string {
+  return graph.kind === 'dynamo_partial' ? 'partial graph: traced before the error, never compiled · ' : '';
 }
