@@ -25,6 +25,7 @@ _SUBS = [
     # graphs replayed from inductor's caches carry the cell filename of the run that first compiled them
     (re.compile(r"<dynamo-cell-\d+>|<golden:\w+>|<ipython-input-[\w-]+>"), "<cell>"),
     (re.compile(r"\b[a-z0-9]{52}\b"), "HASH"),
+    (re.compile(r"\b__temp_\d+\b"), "__temp_N"),  # depyf numbers its temporaries process-wide
 ]
 _GLOBAL_LINE = re.compile(r"^(\s*global )(.+)$", re.M)  # depyf orders these names by hash seed
 _NUMERIC_TIMES = {"compile_time_s", "ms", "wall_s", "compile_s", "capture_s"}

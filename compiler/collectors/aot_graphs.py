@@ -5,12 +5,16 @@ The structured events ``aot_joint_graph``, ``aot_forward_graph``, ``aot_backward
 (inductor, aot_eager, ...), also on AOTAutograd / FX-graph cache hits where no compiler callback
 runs. ``parse_readable`` reads that FX code back into node rows: one op per line,
 ``name: "f32[4, 2][2, 1]cpu" = torch.ops.aten.mm.default(a, b)``, placeholders in the signature.
+``relocate`` points the ``# File:`` comments of a graph that came from a warm cache at the code of
+this run ([Note: warm cache]); ``output_code.py`` uses it too.
 """
 
 from __future__ import annotations
 
 import contextlib
+import linecache
 import re
+from collections import Counter, defaultdict
 from typing import Any
 
 from ..dot import graph_dot
@@ -30,6 +34,75 @@ _PARAM = re.compile(r'(?P<name>\w+): "(?P<ann>[^"]*)"')
 _ASSIGN = re.compile(r'^\s+(?P<name>[A-Za-z_]\w*)(?:: "(?P<ann>[^"]*)")? = (?P<rhs>.+?)(?:;  .*)?$')
 _FILE = re.compile(r"# File: (?P<file>.+?):(?P<line>\d+) in ")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+# FX's summary of a node's stack trace (``torch.fx.graph._ParsedStackTrace.get_summary_str``).
+_LOCATION = re.compile(r"# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>.+?), code: (?P<code>[^\n]*)")
+
+Location = tuple[str, int]  # (filename, line)
+
+# [Note: warm cache] AOTAutogradCache and FXGraphCache (on disk, TORCHINDUCTOR_CACHE_DIR) key an
+# entry on the Dynamo graph's ops, not on its stack traces. On a hit the AOT graphs' text (the
+# ``aot_*_graph`` events replay the cached strings) and inductor's output code are those of the run
+# that filled the cache: their ``# File: path:line in fn, code: ...`` comments name that run's file
+# (another script path, an earlier ``<dynamo-cell-N>``, an old IPython cell file), line and function.
+# Dynamo's own graph is traced afresh every run, so its locations are this run's. ``relocate`` moves
+# each stale location to the one of this run that holds the same code:
+# - a location is stale when the Dynamo graph of the same compile id does not come from it with that
+#   code, and its file is not one that graph comes from or no longer holds that code at that line
+#   (``linecache``); a location the Dynamo graph does not name but whose file still says that code
+#   (a higher-order op's body in a graph too big for annotated code) is left as it is;
+# - each stale file moves to the (file, line shift) most of its stale locations agree on, matched by
+#   code text; each location then takes the line of that file holding its code nearest to its
+#   shifted line (so a repeated line of code finds its own copy), else the shifted line;
+# - a file no location of this run matches stays as it is: no evidence, no guess.
+# The node rows are parsed from the relocated text, so rows and code agree. Cost: two regex passes
+# over a text, and only texts with a stale location are rewritten.
+
+
+def ran_from(report: CompileReport, compile_id: str) -> dict[Location, tuple[str, str | None]]:
+    """``(file, line) -> (code, function)`` of every location the Dynamo graph of ``compile_id`` comes
+    from in this run: its ``# File:`` comments, and its node rows (code read from ``linecache``)."""
+    here: dict[Location, tuple[str, str | None]] = {}
+    for graph in report.graphs:
+        if graph.kind != "dynamo" or graph.compile_id != compile_id:
+            continue
+        for node in graph.nodes:
+            if node.filename and node.line and (node.filename, node.line) not in here:
+                here[node.filename, node.line] = (linecache.getline(node.filename, node.line).strip(), None)
+        for m in _LOCATION.finditer(graph.code):
+            here[m["file"], int(m["line"])] = (m["code"].strip(), m["fn"])
+    return here
+
+
+def relocate(text: str, here: dict[Location, tuple[str, str | None]]) -> str:
+    """``text`` with each stale ``# File:`` location moved to this run's ([Note: warm cache])."""
+    named = {(m["file"], int(m["line"])): m["code"].strip() for m in _LOCATION.finditer(text)}
+    files = {f for f, _ in here}
+    stale = {(f, ln): code for (f, ln), code in named.items()
+             if here.get((f, ln), ("",))[0] != code and (f not in files or linecache.getline(f, ln).strip() != code)}
+    if not stale:
+        return text
+    by_code: dict[str, list[Location]] = defaultdict(list)
+    for loc, (code, _) in here.items():
+        by_code[code].append(loc)
+    votes: dict[str, Counter[tuple[str, int]]] = defaultdict(Counter)
+    for (f, ln), code in stale.items():
+        for f2, ln2 in by_code.get(code, ()):
+            votes[f][f2, ln2 - ln] += 1
+    moves: dict[Location, Location] = {}
+    for (f, ln), code in stale.items():
+        if votes[f]:
+            f2, shift = votes[f].most_common(1)[0][0]
+            same = [c for c in by_code.get(code, ()) if c[0] == f2]
+            moves[f, ln] = min(same, key=lambda c: abs(c[1] - ln - shift), default=(f2, ln + shift))
+
+    def moved(m: re.Match[str]) -> str:
+        to = moves.get((m["file"], int(m["line"])))
+        if to is None:
+            return m[0]
+        fn = here.get(to, ("", None))[1] or m["fn"]
+        return f"# File: {to[0]}:{to[1]} in {fn}, code: {m['code']}"
+
+    return _LOCATION.sub(moved, text) if moves else text
 
 
 def _ann(ann: str | None) -> tuple[list[int | str] | None, str | None]:
@@ -96,8 +169,12 @@ class AotGraphsCollector:
         return contextlib.nullcontext()
 
     def finalize(self, ctx: Any, report: CompileReport) -> None:
+        here: dict[str, dict[Location, tuple[str, str | None]]] = {}
         for ev in ctx.stream.named(*KINDS):
             if ev.compile_id is None or not ev.payload:
                 continue
-            nodes = parse_readable(ev.payload)
-            report.add_graph(compile_id=ev.compile_id, kind=KINDS[ev.name], nodes=nodes, code=ev.payload, dot=graph_dot(nodes))
+            if ev.compile_id not in here:
+                here[ev.compile_id] = ran_from(report, ev.compile_id)
+            code = relocate(ev.payload, here[ev.compile_id])
+            nodes = parse_readable(code)
+            report.add_graph(compile_id=ev.compile_id, kind=KINDS[ev.name], nodes=nodes, code=code, dot=graph_dot(nodes))

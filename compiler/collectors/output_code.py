@@ -2,7 +2,9 @@
 
 ``inductor_output_code`` carries the whole wrapper (``# AOT ID: ['0_forward']`` names the graph
 kind). Kernels are embedded in it: ``async_compile.cpp_pybinding([...], r'''<C++>''')`` on the CPU,
-``async_compile.triton('name', '''<Triton>''')`` on the GPU.
+``async_compile.triton('name', '''<Triton>''')`` on the GPU. On an FX-graph cache hit the code is
+the cached one; its ``# File:`` comments, if any, are moved to this run's code ([Note: warm cache]
+in aot_graphs.py).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import re
 from typing import Any
 
 from ..model import CompileReport, Kernel, OutputCode
+from .aot_graphs import ran_from, relocate
 
 _AOT_ID = re.compile(r"# AOT ID: \['\d+_(?P<kind>forward|backward|inference)'\]")
 _KERNEL = re.compile(
@@ -42,6 +45,7 @@ class OutputCodeCollector:
         for ev in ctx.stream.named("inductor_output_code"):
             if ev.compile_id is None or not ev.payload:
                 continue
-            m = _AOT_ID.search(ev.payload)
+            source = relocate(ev.payload, ran_from(report, ev.compile_id)) if "# File: " in ev.payload else ev.payload
+            m = _AOT_ID.search(source)
             kind = m.group("kind") if m else "inference"
-            report.output_code.append(OutputCode(compile_id=ev.compile_id, kind=kind, source=ev.payload, kernels=split_kernels(ev.payload)))
+            report.output_code.append(OutputCode(compile_id=ev.compile_id, kind=kind, source=source, kernels=split_kernels(source)))
