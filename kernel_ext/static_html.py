@@ -157,24 +157,28 @@ class _Cell:
         return text
 
     def line_text(self, filename: Any, line: Any) -> str | None:
-        for ex in (self.sources.get(filename) or {}).get("excerpts") or []:
-            lines = str(ex.get("text", "")).split("\n")
-            i = line - ex.get("first_line", 1) if isinstance(line, int) else -1
-            if 0 <= i < len(lines):
-                return lines[i]
-        return None
+        found = self._excerpt_at(filename, line)
+        return found[2][line - found[1]] if found else None
 
     def excerpt(self, filename: Any, line: Any) -> tuple[str, str] | None:
         """``(title, numbered text)`` of the excerpt holding ``line`` of a file other than the cell."""
-        source = self.sources.get(filename)
-        for ex in (source or {}).get("excerpts") or []:
+        found = self._excerpt_at(filename, line)
+        if found is None:
+            return None
+        source, first, lines = found
+        width = len(str(first + len(lines) - 1))
+        numbered = "\n".join(f"{first + i:>{width}}  {text}" for i, text in enumerate(lines))
+        kind = " (library, read-only)" if source.get("kind") == "library" else ""
+        return f"source: {source.get('label')}{kind}", numbered
+
+    def _excerpt_at(self, filename: Any, line: Any) -> tuple[dict, int, list[str]] | None:
+        """``(source, first line, lines)`` of the excerpt of ``filename`` that holds ``line``."""
+        source = self.sources.get(filename) or {}
+        for ex in source.get("excerpts") or []:
             lines = str(ex.get("text", "")).split("\n")
             first = ex.get("first_line", 1)
             if isinstance(line, int) and first <= line < first + len(lines):
-                width = len(str(first + len(lines) - 1))
-                numbered = "\n".join(f"{first + i:>{width}}  {text}" for i, text in enumerate(lines))
-                kind = " (library, read-only)" if source.get("kind") == "library" else ""
-                return f"source: {source.get('label')}{kind}", numbered
+                return source, first, lines
         return None
 
 

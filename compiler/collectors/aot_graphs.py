@@ -126,6 +126,7 @@ def parse_readable(text: str) -> list[Node]:
             nodes.append(Node(name=p.group("name"), op="placeholder", target=p.group("name"), args="()", kwargs="{}",
                               users=[], shape=shape, dtype=dtype, line=None, filename=None, nn_module_stack=[]))
             names.add(p.group("name"))
+    aliases: dict[str, str] = {}  # Dynamo's readable code renames its inputs: ``l_x_ = L_x_``
     file = line = None
     body = text[sig_end + 2:] if sig_end > 0 else text
     ret_args = ""
@@ -145,6 +146,9 @@ def parse_readable(text: str) -> list[Node]:
         if not m or stripped.startswith("#"):
             continue
         rhs = m.group("rhs")
+        if m.group("ann") is None and (rhs.strip() in names or rhs.strip() in aliases):
+            aliases[m.group("name")] = aliases.get(rhs.strip(), rhs.strip())
+            continue
         target, _, args = rhs.partition("(")
         args = "(" + args if args else "()"
         shape, dtype = _ann(m.group("ann"))
@@ -156,7 +160,7 @@ def parse_readable(text: str) -> list[Node]:
                           users=[], shape=None, dtype=None, line=None, filename=None, nn_module_stack=[]))
     by_name = {n.name: n for n in nodes}
     for n in nodes:
-        for ident in dict.fromkeys(_IDENT.findall(n.args)):
+        for ident in dict.fromkeys(aliases.get(i, i) for i in _IDENT.findall(f"{n.target} {n.args}")):
             if ident in names and ident != n.name and n.name not in by_name[ident].users:
                 by_name[ident].users.append(n.name)
     return nodes

@@ -6,6 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CompileReport, Frame } from '../src/schema';
 import { loadGoldens, pane, render, settled } from './helpers';
 
+/** Graph kinds the FX pane draws: compiled graphs, and the partial graph of a fullgraph error. */
+const DRAWN_KINDS = ['dynamo', 'dynamo_partial'];
+
 const PANES = ['frames', 'source', 'original-bytecode', 'modified-bytecode', 'guards', 'graph-breaks', 'fx-graph'];
 
 afterEach(() => {
@@ -117,7 +120,7 @@ describe.each(loadGoldens())('golden %s', (_name, report) => {
     for (const frame of report.frames) {
       await select(root, frame);
       const fx = pane(root, 'fx-graph');
-      const graph = report.graphs.find(g => frame.graph_ids.includes(g.id) && g.kind === 'dynamo');
+      const graph = report.graphs.find(g => frame.graph_ids.includes(g.id) && DRAWN_KINDS.includes(g.kind));
       if (!graph) {
         expect(fx.querySelector('svg')).toBeNull();
         continue;
@@ -167,7 +170,7 @@ describe.each(loadGoldens())('golden %s', (_name, report) => {
       pane(root, 'source').querySelector(`[data-line="${line}"] .jp-DynamoExplorer-lineCode`)!.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
       const linkedOriginal = pane(root, 'original-bytecode').querySelectorAll('.jp-mod-linked');
       expect(linkedOriginal.length).toBe(frame.original_bytecode.filter(i => i.line === line).length);
-      const graph = report.graphs.find(g => frame.graph_ids.includes(g.id) && g.kind === 'dynamo');
+      const graph = report.graphs.find(g => frame.graph_ids.includes(g.id) && DRAWN_KINDS.includes(g.kind));
       const nodesOnLine = graph ? graph.nodes.filter(n => n.line === line && (n.filename === report.cell.filename || n.filename === frame.code.filename)) : [];
       expect(pane(root, 'fx-graph').querySelectorAll('svg g.node.jp-mod-linked')).toHaveLength(nodesOnLine.length);
       root.dispatchEvent(new MouseEvent('mouseleave'));
@@ -285,5 +288,28 @@ describe('code in an earlier notebook cell', () => {
     await settled(root);
     expect(pane(root, 'source').querySelector(`[data-line="${gb.line}"]`)!.classList.contains('jp-mod-selected')).toBe(true);
     expect(root.textContent).not.toContain(earlier.filename);
+  });
+});
+
+describe('fullgraph partial report', () => {
+  const goldens = loadGoldens().filter(([, r]) => r.graphs.some(g => g.kind === 'dynamo_partial'));
+
+  it('has a golden with a partial graph', () => {
+    expect(goldens.length).toBeGreaterThan(0);
+  });
+
+  it.runIf(goldens.length > 0)('draws the graph traced before the error, marked as never compiled', async () => {
+    const [, report] = goldens[0];
+    const graph = report.graphs.find(g => g.kind === 'dynamo_partial')!;
+    const frame = report.frames.find(f => f.compile_id === graph.compile_id)!;
+    const { root } = await render(report);
+    await select(root, frame);
+    const fx = pane(root, 'fx-graph');
+    expect(fx.dataset.graphId).toBe(String(graph.id));
+    expect(fx.textContent).toContain('partial graph: traced before the error, never compiled');
+    expect(fx.querySelectorAll('svg g.node').length).toBe(graph.nodes.length);
+    // the frame's original bytecode is there although Dynamo made no modified code
+    expect(pane(root, 'original-bytecode').querySelectorAll('[data-offset]').length).toBe(frame.original_bytecode.length);
+    expect(root.querySelector('[data-count="graphs"]')!.textContent).toBe('0');
   });
 });

@@ -73,6 +73,12 @@ CASES: dict[str, dict[str, Any]] = {
         "source": "torch.manual_seed(0)\ngate = Gate()\nout = gate(torch.randn(2, 4))\n",
         "options": {"backend": "eager"},
     },
+    # fullgraph=True on a data-dependent branch: the cell raises; the partial report keeps the frame's
+    # bytecode and the graph Dynamo had traced (kind dynamo_partial)
+    "fullgraph_partial": {
+        "source": "import torch\n\ndef gate(x):\n    y = x.sin() * 2\n    if y.sum() > 0:\n        y = y + 1\n    return y\n\nout = gate(torch.ones(3))\n",
+        "options": {"backend": "eager", "fullgraph": True},
+    },
     "xss_strings": {
         "source": (
             "import torch\n\ndef evil_name_with_script_tag(x):\n    tag = '<script>alert(1)</script>'\n    if x.sum() > 0:\n        x = x + len(tag)\n"
