@@ -2,8 +2,9 @@
 
 Holds:
 - ``SCHEMA``: the parsed ``compile_report.v1.schema.json`` (the single source of truth);
-- ``SCHEMA_VERSION``: ``(major, minor)`` read from the schema file, never typed twice;
-- ``MIME_TYPE``: ``application/vnd.dynamo-explorer.report.v1+json`` (the major is in the name);
+- ``SCHEMA_VERSION``: ``(major, minor)`` and ``MIME_TYPE`` (``application/vnd.dynamo-explorer.report.v1+json``:
+  the major is in the name), read from the schema file's ``x-dynamo-explorer``; the generated TypeScript
+  reads the same (``labextension/scripts/schema.mjs``), and a test checks that they agree;
 - ``validate_report`` (strict, every error explained: the tests, with the reference ``jsonschema``) and
   ``report_errors`` (run time: ``jsonschema-rs``, a compiled validator, 0.011 s on a 5 MB report where
   fastjsonschema took 0.098 s and jsonschema ~3 s). Two implementations of draft-07 check each other.
@@ -20,12 +21,9 @@ SCHEMA_FILE = "compile_report.v1.schema.json"
 SCHEMA: dict[str, Any] = json.loads(
     resources.files(__name__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
 )
-SCHEMA_MAJOR: int = SCHEMA["definitions"]["SchemaVersion"]["properties"]["major"]["enum"][0]
-# Bump when a field is added (a compatible change); the major changes the MIME type.
-SCHEMA_MINOR = 3  # 1: Diagnostic kind 'truncated'; 2: scopes 'calls' and 'all-frames', dynamo_counters;
-# 3: sources (file labels such as 'In [2]' and the code of frames outside the cell), options.decompile
-SCHEMA_VERSION = (SCHEMA_MAJOR, SCHEMA_MINOR)
-MIME_TYPE = f"application/vnd.dynamo-explorer.report.v{SCHEMA_MAJOR}+json"
+_META: dict[str, Any] = SCHEMA["x-dynamo-explorer"]  # version and MIME type, written once, in the schema file
+SCHEMA_VERSION: tuple[int, int] = (_META["version"]["major"], _META["version"]["minor"])
+MIME_TYPE: str = _META["mime_type"]
 
 __all__ = ["MIME_TYPE", "SCHEMA", "SCHEMA_VERSION", "report_errors", "validate_report"]
 

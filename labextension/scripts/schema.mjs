@@ -23,9 +23,28 @@ const BANNER = `/* eslint-disable */
  * Regenerate with \`npm run build:schema\`; CI runs \`npm run check:schema\`, which fails on any drift.
  */`;
 
+/** The constants both languages read from the schema's `x-dynamo-explorer` (never typed twice). */
+function constants(schema) {
+  const meta = schema['x-dynamo-explorer'];
+  const majors = schema.definitions.SchemaVersion.properties.major.enum;
+  if (!majors.includes(meta.version.major) || !meta.mime_type.includes(`.v${meta.version.major}+json`)) {
+    throw new Error('x-dynamo-explorer disagrees with SchemaVersion.major or the MIME type: fix the schema file');
+  }
+  return `
+/** The schema version this renderer was generated from (x-dynamo-explorer.version). */
+export const SCHEMA_VERSION = { major: ${meta.version.major}, minor: ${meta.version.minor} } as const;
+
+/** The MIME type of a report bundle; the major version is part of the name. */
+export const MIME_TYPE = ${JSON.stringify(meta.mime_type)};
+
+/** The schema majors this renderer reads (SchemaVersion.major's enum). */
+export const SUPPORTED_MAJORS: readonly number[] = ${JSON.stringify(majors)};
+`;
+}
+
 async function generate() {
   const schema = JSON.parse(await readFile(SCHEMA, 'utf8'));
-  return compile(schema, 'CompileReport', {
+  const types = await compile(schema, 'CompileReport', {
     bannerComment: BANNER,
     additionalProperties: false,
     unreachableDefinitions: true,
@@ -33,6 +52,7 @@ async function generate() {
     cwd: dirname(SCHEMA),
     style: { singleQuote: true, trailingComma: 'none', arrowParens: 'avoid', printWidth: 100 }
   });
+  return types + constants(schema);
 }
 
 const generated = await generate();

@@ -6,10 +6,7 @@
  *   de-duplicated graph breaks, the line key that links source lines, bytecode rows and FX nodes, and
  *   where a line is for people (`In [2], line 9`, `transformers/generation/utils.py:2412`).
  */
-import type { CompileReport, Frame, Graph, GraphBreak, Guard, SourceExcerpt, SourceFile } from './schema';
-
-/** Schema majors this renderer understands. */
-export const SUPPORTED_MAJORS: readonly number[] = [1];
+import { SUPPORTED_MAJORS, type CompileReport, type Frame, type Graph, type GraphBreak, type Guard, type SourceExcerpt, type SourceFile } from './schema';
 
 /** Result of `checkReport`. */
 export type ReportCheck =

@@ -563,3 +563,12 @@ export interface SourceExcerpt {
    */
   text: string;
 }
+
+/** The schema version this renderer was generated from (x-dynamo-explorer.version). */
+export const SCHEMA_VERSION = { major: 1, minor: 3 } as const;
+
+/** The MIME type of a report bundle; the major version is part of the name. */
+export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";
+
+/** The schema majors this renderer reads (SchemaVersion.major's enum). */
+export const SUPPORTED_MAJORS: readonly number[] = [1];

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from compiler import MIME_TYPE, SCHEMA_VERSION, RunOptions, run_cell, validate_report
+from compiler import RunOptions, run_cell, validate_report
 from compiler.summary import one_line
 from tests.goldens.cases import CASES, TOY_EXAMPLE, skeleton
 from tests.goldens.regenerate import HERE, run_case
@@ -34,10 +34,6 @@ def test_golden_is_schema_valid_and_normalized(path: pathlib.Path):
 def test_fresh_run_matches_golden_skeleton(name: str):
     golden = json.loads((HERE / f"{name}.report.json").read_text())
     assert skeleton(run_case(name)) == skeleton(golden)
-
-
-def test_mime_type_carries_the_schema_major():
-    assert MIME_TYPE == f"application/vnd.dynamo-explorer.report.v{SCHEMA_VERSION[0]}+json"
 
 
 def test_one_line_summary():
