@@ -1,7 +1,8 @@
 """``dynamo-explorer``: run a script's top-level code as one cell and write its compile report.
 
     dynamo-explorer run SCRIPT.py [--backend B] [--scope auto|calls|cell|all-frames] [--fullgraph]
-                                  [--dynamic true|false] [--mode M] [--recompile-limit N] --json OUT.json
+                                  [--dynamic | --no-dynamic] [--mode M] [--recompile-limit N]
+                                  [--decompile user|all|none] --json OUT.json
 
 Exit status: 0 success; 1 the script raised (the report is still written, with ``error`` filled in);
 2 bad usage or a syntax error (one line naming the file and line, no Python traceback).
@@ -16,6 +17,8 @@ import traceback
 import types
 from typing import Sequence
 
+from .options import add_arguments
+
 __all__ = ["main"]
 
 
@@ -24,40 +27,20 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"dynamo-explorer: error: {message} (see dynamo-explorer run --help)\n")
 
 
-def _bool(text: str) -> bool:
-    value = text.strip().lower()
-    if value in ("true", "1", "yes"):
-        return True
-    if value in ("false", "0", "no"):
-        return False
-    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dynamo-explorer", description="Explore what TorchDynamo does to a Python script.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     run = sub.add_parser("run", help="run SCRIPT.py under TorchDynamo and write its compile report as JSON")
     run.add_argument("script", help="the Python script; its top-level code runs as one cell")
     run.add_argument("--json", required=True, metavar="OUT.json", help="where to write the report")
-    run.add_argument("--backend", default="inductor", help="torch.compile backend (default: inductor)")
-    run.add_argument("--mode", default=None, help="inductor mode, e.g. reduce-overhead")
-    run.add_argument("--scope", default="auto", metavar="SCOPE",
-                     help="calls: torch.compile on each function and nn.Module the script's top level calls; cell: the "
-                          "top-level code as one frame; auto (default): calls when the script calls one, else cell; "
-                          "all-frames: every Python frame, library code included (not what torch.compile does)")
-    run.add_argument("--fullgraph", action="store_true", help="fail on the first graph break, as torch.compile(fullgraph=True)")
-    run.add_argument("--dynamic", type=_bool, default=None, metavar="true|false", help="as torch.compile(dynamic=...)")
-    run.add_argument("--recompile-limit", type=int, default=None, metavar="N", help="torch._dynamo.config.recompile_limit")
-    run.add_argument("--decompile", default="user", choices=("user", "all", "none"),
-                     help="which frames' modified bytecode depyf decompiles: user (default: the script and your "
-                          "files), all (library frames too, slower), none")
+    add_arguments(run.add_argument, "dynamo-explorer run s.py --json r.json")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from .errors import UsageError
-    from .options import RunOptions
+    from .options import RunOptions  # validated once, by run_cell, before the script runs
 
     try:
         with open(args.script, encoding="utf-8") as fh:
@@ -69,8 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem is not None:  # say so before the script runs, not after minutes of compiling
         print(f"dynamo-explorer: error: cannot write the report to {args.json}: {problem}", file=sys.stderr)
         return 2
-    options = RunOptions(backend=args.backend, mode=args.mode, dynamic=args.dynamic, fullgraph=args.fullgraph,
-                         scope=args.scope, recompile_limit=args.recompile_limit, decompile=args.decompile)
+    options = RunOptions.from_args(args)
     from .runner import run_cell
     from .summary import one_line
 

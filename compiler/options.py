@@ -1,14 +1,16 @@
-"""Run options (``RunOptions``): backend, mode, dynamic, fullgraph, scope, recompile limit, decompile.
+"""Run options, declared once: ``RunOptions`` (backend, mode, dynamic, fullgraph, scope, recompile limit,
+decompile) and ``OPTIONS``, their command-line form, from which both the CLI's and the ``%%dynamo``
+magic's arguments are made (``add_arguments``; ``RunOptions.from_args`` reads them back).
 
 ``RunOptions.validate()`` checks them against what torch really offers (registered backends,
-inductor modes) and raises a one-line ``UsageError`` naming the fix.
+inductor modes) and raises a one-line ``UsageError`` naming the fix; ``run_cell`` calls it once.
 """
 
 from __future__ import annotations
 
 import difflib
-from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Callable, Literal
 
 from .errors import UsageError
 
@@ -21,7 +23,7 @@ Decompile = Literal["user", "all", "none"]
 DECOMPILE = ("user", "all", "none")
 INDUCTOR_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 
-__all__ = ["DECOMPILE", "RunOptions", "SCOPES"]
+__all__ = ["DECOMPILE", "OPTIONS", "Option", "RunOptions", "SCOPES", "add_arguments"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,3 +65,68 @@ class RunOptions:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def from_args(cls, args: Any) -> RunOptions:
+        """The options of a namespace parsed with ``add_arguments`` (not validated yet)."""
+        return cls(**{f.name: getattr(args, f.name) for f in fields(cls)})
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option as typed on the command line (the CLI) or the magic line (``%%dynamo``)."""
+
+    dest: str
+    flag: str
+    help: str
+    example: str  # what follows the command in the help's example, e.g. "--backend eager"
+    metavar: str | None = None
+    type: Callable[[str], Any] | None = None
+    switch: bool = False  # a flag without a value (store_true)
+    negation: tuple[str, str, str] | None = None  # (flag, help, example) of the flag that stores False
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("backend", "--backend", "torch.compile backend: inductor (default), eager, aot_eager or any registered name",
+           "--backend eager", metavar="NAME"),
+    Option("mode", "--mode", "torch.compile mode for inductor: " + ", ".join(INDUCTOR_MODES),
+           "--mode max-autotune-no-cudagraphs", metavar="MODE"),
+    Option("dynamic", "--dynamic", "torch.compile(dynamic=True): symbolic sizes from the first compile", "--dynamic",
+           switch=True, negation=("--no-dynamic", "torch.compile(dynamic=False): one static compile per input size",
+                                  "--no-dynamic (default: neither, Dynamo's automatic dynamic)")),
+    Option("fullgraph", "--fullgraph", "a graph break becomes an error naming the line, as torch.compile(fullgraph=True); "
+           "the partial report is still written", "--fullgraph", switch=True),
+    Option("scope", "--scope", "calls: torch.compile on each function and nn.Module the cell (the script's top level) "
+           "calls, the rest (imports, model construction, library calls) runs as plain Python; cell: compile the "
+           "top-level code as one frame; auto (default): calls when it calls a function or module of its own, else "
+           "cell; all-frames (opt-in): compile every Python frame that runs, library __init__s included, which is "
+           "not what torch.compile does", "--scope cell", metavar="SCOPE"),
+    Option("recompile_limit", "--recompile-limit", "recompile a frame at most N times "
+           "(torch._dynamo.config.recompile_limit), then run it eagerly", "--recompile-limit 2", metavar="N", type=int),
+    Option("decompile", "--decompile", "which frames' modified bytecode depyf decompiles: user (default: code of "
+           "your cells and files), all (library frames too; slower on large models), none", "--decompile all",
+           metavar="WHICH"),
+)
+
+
+def add_arguments(add: Callable[..., Any], command: str) -> None:
+    """Declare every option through ``add``, which takes ``ArgumentParser.add_argument``'s arguments (argparse
+    itself, or IPython's ``magic_arguments.argument``); ``command`` starts each help's example."""
+    defaults = RunOptions()
+    for opt in OPTIONS:
+        def helped(text: str, example: str) -> str:
+            return f"{text}. Example: {command} {example}".replace("%", "%%")  # argparse formats help with %
+
+        kwargs: dict[str, Any] = {"dest": opt.dest, "default": getattr(defaults, opt.dest)}
+        if opt.switch:
+            kwargs["action"] = "store_true"
+            if opt.negation is not None:
+                kwargs["default"] = None  # neither flag: torch's own default
+        else:
+            kwargs["metavar"] = opt.metavar
+            if opt.type is not None:
+                kwargs["type"] = opt.type
+        add(opt.flag, help=helped(opt.help, opt.example), **kwargs)
+        if opt.negation is not None:
+            flag, text, example = opt.negation
+            add(flag, dest=opt.dest, default=None, action="store_false", help=helped(text, example))

@@ -19,6 +19,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from IPython.display import display
 
 from compiler import RunOptions, run_cell
+from compiler.options import add_arguments
 from compiler.errors import UsageError as EngineUsageError
 
 from .display import CompileReport, bundle
@@ -31,40 +32,21 @@ class StrictCaptureError(RuntimeError):
     """``%%dynamo --strict``: the capture itself reported problems (report ``diagnostics``)."""
 
 
+def _run_arguments(func):
+    """The run options of ``compiler.options.OPTIONS`` as magic arguments (declared once, shared with the CLI)."""
+    decorators: list = []
+    add_arguments(lambda *a, **k: decorators.append(argument(*a, **k)), "%%dynamo")
+    for decorate in reversed(decorators):  # the first option is listed first in %%dynamo?
+        func = decorate(func)
+    return func
+
+
 @magics_class
 class DynamoMagics(Magics):
     """Holds the ``%%dynamo`` cell magic."""
 
     @magic_arguments()
-    @argument("--backend", default="inductor", metavar="NAME",
-              help="torch.compile backend: inductor (default), eager, aot_eager or any registered "
-                   "name. Example: %%%%dynamo --backend eager")
-    @argument("--mode", default=None, metavar="MODE",
-              help="torch.compile mode for inductor: default, reduce-overhead, max-autotune, "
-                   "max-autotune-no-cudagraphs. Example: %%%%dynamo --mode max-autotune-no-cudagraphs")
-    @argument("--dynamic", default=None, action="store_true",
-              help="torch.compile(dynamic=True): symbolic sizes from the first compile. "
-                   "Example: %%%%dynamo --dynamic")
-    @argument("--no-dynamic", dest="dynamic", default=None, action="store_false",
-              help="torch.compile(dynamic=False): one static compile per input size. "
-                   "Example: %%%%dynamo --no-dynamic (default: neither, Dynamo's automatic dynamic)")
-    @argument("--fullgraph", action="store_true",
-              help="A graph break becomes an error naming the cell line; the partial report is "
-                   "still shown. Example: %%%%dynamo --fullgraph")
-    @argument("--scope", default="auto", metavar="SCOPE",
-              help="calls: torch.compile on each function and nn.Module the cell calls, the rest of "
-                   "the cell (imports, model construction, library calls) runs as plain Python; "
-                   "cell: compile the cell's top-level code as one frame; auto (default): calls when "
-                   "the cell calls a function or module of its own, else cell; all-frames (opt-in): "
-                   "compile every Python frame the cell runs, library __init__s included, which is "
-                   "not what torch.compile does. Example: %%%%dynamo --scope cell")
-    @argument("--recompile-limit", dest="recompile_limit", default=None, type=int, metavar="N",
-              help="Recompile a frame at most N times (torch._dynamo.config.recompile_limit), then "
-                   "run it eagerly. Example: %%%%dynamo --recompile-limit 2")
-    @argument("--decompile", default="user", metavar="WHICH",
-              help="Which frames' modified bytecode depyf decompiles: user (default: frames of this "
-                   "notebook's and your files' code), all (library frames too; slower on large "
-                   "models), none. Example: %%%%dynamo --decompile all")
+    @_run_arguments
     @argument("--out", default=None, metavar="NAME",
               help="Store the report in the variable NAME (a dict; showing it shows the explorer "
                    "again), as %%%%capture does. Example: %%%%dynamo --out rep")
@@ -198,12 +180,5 @@ def _cell_number(shell) -> int:
 
 
 def _options(args) -> RunOptions:
-    """The engine options for parsed magic arguments (validated: bad values -> UsageError)."""
-    options = RunOptions(backend=args.backend, mode=args.mode, dynamic=args.dynamic,
-                         fullgraph=args.fullgraph, scope=args.scope, recompile_limit=args.recompile_limit,
-                         decompile=args.decompile)
-    try:
-        options.validate()
-    except EngineUsageError as exc:
-        raise UsageError(f"%%dynamo: {exc}") from None
-    return options
+    """The engine options for parsed magic arguments (``run_cell`` validates them before anything runs)."""
+    return RunOptions.from_args(args)

@@ -51,7 +51,7 @@ def _cli(tmp_path, *args, script="import torch\ny = torch.ones(2) * 2\n"):
 
 
 def test_cli_success_writes_a_valid_report(tmp_path):
-    proc, out = _cli(tmp_path, "--backend", "eager", "--scope", "cell", "--dynamic", "false")
+    proc, out = _cli(tmp_path, "--backend", "eager", "--scope", "cell", "--no-dynamic")
     assert proc.returncode == 0, proc.stderr
     report = json.loads(out.read_text())
     validate_report(report)
@@ -70,7 +70,8 @@ def test_cli_script_that_raises_exits_1_with_the_report(tmp_path):
     ("args", "script", "needle"),
     [
         (("--backend", "nope"), "x = 1\n", "unknown backend 'nope'"),
-        (("--dynamic", "maybe"), "x = 1\n", "expected true or false"),
+        (("--decompile", "some"), "x = 1\n", "unknown decompile choice 'some': use one of user, all, none"),
+        (("--recompile-limit", "many"), "x = 1\n", "argument --recompile-limit: invalid int value: 'many'"),
         ((), "x = (\n", "script.py:1: syntax error"),
     ],
 )

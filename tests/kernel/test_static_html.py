@@ -136,5 +136,5 @@ def test_help_has_an_example_for_every_option():
     doc = " ".join(DynamoMagics.dynamo.__doc__.split())
     assert doc.startswith(":: %%dynamo [--backend NAME]")
     for option in ("--backend", "--mode", "--dynamic", "--no-dynamic", "--fullgraph", "--scope",
-                   "--recompile-limit", "--out", "--quiet", "--strict"):
+                   "--recompile-limit", "--decompile", "--out", "--quiet", "--strict"):
         assert f"Example: %%dynamo {option}" in doc, option
