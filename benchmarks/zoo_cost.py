@@ -54,7 +54,8 @@ def bench(name: str, backend: str, repeats: int, tmp: Path, cache: Path) -> dict
         for side, cmd in order:
             times[side].append(timed(cmd, environ))
     report = json.loads(report_path.read_text())
-    diffs = differences(report, reference(name, backend))
+    # the reference runs with the same (warm) cache as the timed runs
+    diffs = differences(report, reference(name, backend, str(cache) if backend != "eager" else None))
     s = summary(report)
     med = {k: statistics.median(v) for k, v in times.items()}
     return {"name": name, "backend": backend, "frames": len(s["frames"]), "graphs": s["graphs"], "breaks": len(s["breaks"]),
