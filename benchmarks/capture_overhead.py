@@ -32,10 +32,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import torch  # noqa: E402
+import torch
 
-from compiler import RunOptions, run_cell  # noqa: E402
-from compiler.cli import write_report  # noqa: E402
+from compiler import RunOptions, run_cell
+from compiler.cli import write_report
 
 _ids = itertools.count()
 
@@ -71,7 +71,7 @@ STEADY = (
 def fresh_namespace(setup: str) -> dict:
     gc.collect()  # each side starts from the same heap: the last repeat's model is garbage, not GC debt
     ns: dict = {"__name__": "__main__"}
-    exec(compile(setup, f"<bench-setup-{next(_ids)}>", "exec"), ns)  # new code objects every time
+    exec(compile(setup, f"<bench-setup-{next(_ids)}>", "exec"), ns)  # noqa: S102 - new code objects every time
     return ns
 
 
@@ -81,7 +81,7 @@ def plain(setup: str, cell: str, compiled_names: list[str], backend: str = "eage
         ns[name] = torch.compile(ns[name], backend=backend, **compile_kw)
     code = compile(cell, f"<bench-plain-{next(_ids)}>", "exec")
     t0 = time.perf_counter()
-    exec(code, ns)
+    exec(code, ns)  # noqa: S102
     return time.perf_counter() - t0, ns
 
 
@@ -111,8 +111,14 @@ def bench_a(repeats: int) -> dict:
         e.append(t)
         run_only.append(rep["timings"]["wall_s"])
         nodes = max(len(g["nodes"]) for g in rep["graphs"])
-    return {"fx_nodes": nodes, "plain_s": p, "explorer_s": e, "explorer_run_only_s": run_only,
-            "ratio": median_ratio(p, e), "ratio_run_only": median_ratio(p, run_only)}
+    return {
+        "fx_nodes": nodes,
+        "plain_s": p,
+        "explorer_s": e,
+        "explorer_run_only_s": run_only,
+        "ratio": median_ratio(p, e),
+        "ratio_run_only": median_ratio(p, run_only),
+    }
 
 
 def bench_b(repeats: int) -> dict:
@@ -127,8 +133,15 @@ def bench_b(repeats: int) -> dict:
             e.append(t)
             run_only.append(rep["timings"]["wall_s"])
             frames = len(rep["frames"])
-    return {"frames_compiled": frames, "recompiles": frames - 1, "plain_s": p, "explorer_s": e,
-            "explorer_run_only_s": run_only, "ratio": median_ratio(p, e), "ratio_run_only": median_ratio(p, run_only)}
+    return {
+        "frames_compiled": frames,
+        "recompiles": frames - 1,
+        "plain_s": p,
+        "explorer_s": e,
+        "explorer_run_only_s": run_only,
+        "ratio": median_ratio(p, e),
+        "ratio_run_only": median_ratio(p, run_only),
+    }
 
 
 TOY = """
@@ -150,8 +163,13 @@ def bench_d(repeats: int) -> dict:
         t, _, rep = explorer(TOY, TOY_CALLS, backend="aot_eager", dynamic=False)
         e.append(t)
         run_only.append(rep["timings"]["wall_s"])
-    return {"plain_s": p, "explorer_s": e, "explorer_run_only_s": run_only,
-            "ratio": median_ratio(p, e), "ratio_run_only": median_ratio(p, run_only)}
+    return {
+        "plain_s": p,
+        "explorer_s": e,
+        "explorer_run_only_s": run_only,
+        "ratio": median_ratio(p, e),
+        "ratio_run_only": median_ratio(p, run_only),
+    }
 
 
 def same_path(setup: str, cell: str) -> dict:
@@ -160,9 +178,11 @@ def same_path(setup: str, cell: str) -> dict:
 
     ns = fresh_namespace(setup)
     code = compile(cell, f"<bench-ctx-{next(_ids)}>", "exec")
-    with torch._dynamo.config.patch(raise_on_ctx_manager_usage=False):
-        with torch._dynamo.optimize(explorer_backend("eager", None, None)):
-            exec(code, ns)
+    with (
+        torch._dynamo.config.patch(raise_on_ctx_manager_usage=False),
+        torch._dynamo.optimize(explorer_backend("eager", None, None)),
+    ):
+        exec(code, ns)  # noqa: S102
     return ns
 
 
@@ -176,8 +196,14 @@ def bench_c(repeats: int, calls: int) -> dict:
         w.append(ns["per_call_us"])
         _, ns, _ = explorer(setup, cell)
         e.append(ns["per_call_us"])
-    return {"calls": calls, "same_path_us_per_call": p, "torch_compile_wrapper_us_per_call": w,
-            "explorer_us_per_call": e, "ratio": median_ratio(p, e), "ratio_vs_wrapper": median_ratio(w, e)}
+    return {
+        "calls": calls,
+        "same_path_us_per_call": p,
+        "torch_compile_wrapper_us_per_call": w,
+        "explorer_us_per_call": e,
+        "ratio": median_ratio(p, e),
+        "ratio_vs_wrapper": median_ratio(w, e),
+    }
 
 
 def main() -> None:
@@ -202,7 +228,11 @@ def main() -> None:
         results["d_aot_backend"] = bench_d(args.repeats)
     for key in [k for k in results if k != "machine"]:
         r = results[key]
-        extra = f" (run only {r['ratio_run_only']:.3f}x)" if "ratio_run_only" in r else f" (vs a torch.compile wrapper {r['ratio_vs_wrapper']:.3f}x)"
+        extra = (
+            f" (run only {r['ratio_run_only']:.3f}x)"
+            if "ratio_run_only" in r
+            else f" (vs a torch.compile wrapper {r['ratio_vs_wrapper']:.3f}x)"
+        )
         print(f"{key}: median ratio explorer/plain = {r['ratio']:.3f}x{extra}")
     print(json.dumps(results, indent=1))
     if args.json:

@@ -149,8 +149,10 @@ def main(argv: list[str] | None = None) -> int:
     report = json.loads(report_path.read_text())
     nodes = max((len(g["nodes"]) for g in report["graphs"]), default=0)
     size = report_path.stat().st_size
-    print(f"report: {report_path} ({size / 1e6:.1f} MB JSON, {len(report['frames'])} frames, "
-          f"largest graph {nodes} nodes, {sum(len(f['guards']) for f in report['frames'])} guards)")
+    print(
+        f"report: {report_path} ({size / 1e6:.1f} MB JSON, {len(report['frames'])} frames, "
+        f"largest graph {nodes} nodes, {sum(len(f['guards']) for f in report['frames'])} guards)"
+    )
 
     from playwright.sync_api import sync_playwright
 
@@ -168,8 +170,11 @@ def main(argv: list[str] | None = None) -> int:
                 for i in range(args.runs):
                     r = page.evaluate(RUN)
                     results.append(r)
-                    print(f"run {i + 1}: render {r['render']:.0f} ms, output->ready {r['output_to_ready']:.0f} ms, "
-                          f"exec->ready {r['exec_to_ready']:.0f} ms; {r['graph_info']}", flush=True)
+                    print(
+                        f"run {i + 1}: render {r['render']:.0f} ms, output->ready {r['output_to_ready']:.0f} ms, "
+                        f"exec->ready {r['exec_to_ready']:.0f} ms; {r['graph_info']}",
+                        flush=True,
+                    )
                 page.locator(".jp-DynamoExplorer").screenshot(path=str(ARTIFACTS / f"render_{nodes}.png"))
                 page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
                 time.sleep(2)
@@ -189,9 +194,11 @@ def main(argv: list[str] | None = None) -> int:
         "median_output_to_ready_ms": statistics.median(r["output_to_ready"] for r in results),
         "median_exec_to_ready_ms": statistics.median(r["exec_to_ready"] for r in results),
     }
-    print(f"summary: {nodes} nodes, report {size / 1e6:.1f} MB, saved notebook {nb_size / 1e6:.1f} MB; median render "
-          f"{summary['median_render_ms']:.0f} ms, output->ready {summary['median_output_to_ready_ms']:.0f} ms, "
-          f"exec->ready {summary['median_exec_to_ready_ms']:.0f} ms")
+    print(
+        f"summary: {nodes} nodes, report {size / 1e6:.1f} MB, saved notebook {nb_size / 1e6:.1f} MB; median render "
+        f"{summary['median_render_ms']:.0f} ms, output->ready {summary['median_output_to_ready_ms']:.0f} ms, "
+        f"exec->ready {summary['median_exec_to_ready_ms']:.0f} ms"
+    )
     if args.json:
         args.json.write_text(json.dumps(summary, indent=1))
     return 0

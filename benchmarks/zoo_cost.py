@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -45,7 +44,17 @@ def bench(name: str, backend: str, repeats: int, tmp: Path, cache: Path) -> dict
     environ = {**env(), "TORCHINDUCTOR_CACHE_DIR": str(cache)}
     report_path, ref_path = tmp / f"{name}.{backend}.report.json", tmp / f"{name}.{backend}.ref.json"
     plain = [sys.executable, "-m", "tests.zoo.reference", str(script_path(name)), backend, str(ref_path), "--plain"]
-    explorer = [sys.executable, "-m", "compiler.cli", "run", str(script_path(name)), "--backend", backend, "--json", str(report_path)]
+    explorer = [
+        sys.executable,
+        "-m",
+        "compiler.cli",
+        "run",
+        str(script_path(name)),
+        "--backend",
+        backend,
+        "--json",
+        str(report_path),
+    ]
     if backend != "eager":  # fill the shared cache once per side, untimed
         timed(plain, environ), timed(explorer, environ)
     times: dict[str, list[float]] = {"plain": [], "explorer": []}
@@ -58,9 +67,20 @@ def bench(name: str, backend: str, repeats: int, tmp: Path, cache: Path) -> dict
     diffs = differences(report, reference(name, backend, str(cache) if backend != "eager" else None))
     s = summary(report)
     med = {k: statistics.median(v) for k, v in times.items()}
-    return {"name": name, "backend": backend, "frames": len(s["frames"]), "graphs": s["graphs"], "breaks": len(s["breaks"]),
-            "recompiles": s["recompiles"], "equal": not diffs, "differences": diffs, "times": times,
-            "plain_s": med["plain"], "explorer_s": med["explorer"], "ratio": med["explorer"] / med["plain"]}
+    return {
+        "name": name,
+        "backend": backend,
+        "frames": len(s["frames"]),
+        "graphs": s["graphs"],
+        "breaks": len(s["breaks"]),
+        "recompiles": s["recompiles"],
+        "equal": not diffs,
+        "differences": diffs,
+        "times": times,
+        "plain_s": med["plain"],
+        "explorer_s": med["explorer"],
+        "ratio": med["explorer"] / med["plain"],
+    }
 
 
 def main() -> None:
@@ -80,9 +100,12 @@ def main() -> None:
                 row = bench(name, backend, args.repeats, tmp, cache)
                 rows.append(row)
                 t = row["times"]
-                print(f"| {name} | {backend} | {row['frames']} | {row['graphs']} | {row['breaks']} | {row['recompiles']} | "
-                      f"{'yes' if row['equal'] else 'NO'} | {row['plain_s']:.2f} s ({min(t['plain']):.2f}-{max(t['plain']):.2f}) | "
-                      f"{row['explorer_s']:.2f} s ({min(t['explorer']):.2f}-{max(t['explorer']):.2f}) | **{row['ratio']:.2f}×** |", flush=True)
+                print(
+                    f"| {name} | {backend} | {row['frames']} | {row['graphs']} | {row['breaks']} | {row['recompiles']} | "
+                    f"{'yes' if row['equal'] else 'NO'} | {row['plain_s']:.2f} s ({min(t['plain']):.2f}-{max(t['plain']):.2f}) | "
+                    f"{row['explorer_s']:.2f} s ({min(t['explorer']):.2f}-{max(t['explorer']):.2f}) | **{row['ratio']:.2f}×** |",
+                    flush=True,
+                )
                 for diff in row["differences"]:
                     print(f"    difference: {diff[:300]}", flush=True)
     if args.json:

@@ -19,6 +19,13 @@ from .runner import CellRun, Progress, run_cell
 from .schema import MIME_TYPE, SCHEMA_VERSION, report_errors, validate_report
 
 __all__ = [
-    "MIME_TYPE", "SCHEMA_VERSION", "CellRun", "Progress", "RunOptions", "UsageError",
-    "report_errors", "run_cell", "validate_report",
+    "MIME_TYPE",
+    "SCHEMA_VERSION",
+    "CellRun",
+    "Progress",
+    "RunOptions",
+    "UsageError",
+    "report_errors",
+    "run_cell",
+    "validate_report",
 ]

@@ -17,11 +17,11 @@ from importlib import resources
 from typing import Any
 
 import torch
-import torch._dynamo  # noqa: F401  (registers torch._dynamo.* submodules)
+import torch._dynamo
 from torch._C._dynamo.eval_frame import reset_code
 from torch._dynamo.convert_frame import register_bytecode_hook
 from torch._dynamo.eval_frame import _debug_get_cache_entry_list
-from torch._dynamo.resume_execution import TORCH_DYNAMO_RESUME_IN_PREFIX  # noqa: F401 (re-exported)
+from torch._dynamo.resume_execution import TORCH_DYNAMO_RESUME_IN_PREFIX
 from torch._guards import CompileContext
 from torch._logging._internal import trace_log
 
@@ -35,13 +35,13 @@ __all__ = [
     "compile_callbacks",
     "current_trace_id",
     "drop_code_cache",
-    "invalidate_entries",
-    "remove_helper_globals",
     "gb_registry",
     "graph_break_log",
     "inductor_backend",
+    "invalidate_entries",
     "is_resume_code",
     "register_bytecode_hook",
+    "remove_helper_globals",
     "shape_env_symbols",
     "timed_phase_counts",
     "timed_phases_since",
@@ -110,10 +110,8 @@ def remove_helper_globals(modified_code: types.CodeType) -> None:
         return
     manager.values[id(modified_code)] = []  # the GC-time callback then finds nothing left to do
     for hook in hooks:
-        try:
+        with contextlib.suppress(KeyError):  # the user deleted the global already
             hook()
-        except KeyError:  # the user deleted the global already
-            pass
 
 
 def inductor_backend(mode: str | None, dynamic: bool | None) -> Any:
@@ -172,6 +170,7 @@ def skip_frame_but_not_callees(code: types.CodeType) -> None:
 
 # --- zero-cost capture sources ([Note: zero-cost capture] in collectors/base.py) -----------------
 
+
 @contextlib.contextmanager
 def compile_callbacks(on_start: Callable[[str, str], None], on_end: Callable[[str, str], None]) -> Iterator[None]:
     """Call ``on_start(compile_id, trigger)`` / ``on_end(compile_id, trigger)`` around every compile.
@@ -211,7 +210,7 @@ def timed_phases_since(counts: dict[str, int]) -> dict[str, float]:
 
     out: dict[str, float] = {}
     for key, values in list(compilation_time_metrics.items()):
-        new = values[counts.get(key, 0):]
+        new = values[counts.get(key, 0) :]
         if new:
             out[key] = sum(new)
     return out

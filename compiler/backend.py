@@ -11,7 +11,8 @@ records the graph, then the real backend compiles inside ``capture.backend_windo
 from __future__ import annotations
 
 import threading
-from typing import Any, ContextManager, Protocol
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 from ._compat import inductor_backend
 
@@ -23,7 +24,7 @@ _local = threading.local()
 class Capture(Protocol):
     def record_graph(self, gm: Any, example_inputs: list[Any]) -> None: ...
 
-    def backend_window(self) -> ContextManager[Any]: ...
+    def backend_window(self) -> AbstractContextManager[Any]: ...
 
 
 def set_capture(capture: Capture | None) -> None:

@@ -61,7 +61,10 @@ DECOMPILE_MAX_INSTRUCTIONS = 3000
 
 def decompile(code: types.CodeType, n_instructions: int = 0) -> tuple[str | None, str | None]:
     if n_instructions > DECOMPILE_MAX_INSTRUCTIONS:
-        return None, f"not decompiled: {n_instructions} instructions (over {DECOMPILE_MAX_INSTRUCTIONS}); read the bytecode listing"
+        return (
+            None,
+            f"not decompiled: {n_instructions} instructions (over {DECOMPILE_MAX_INSTRUCTIONS}); read the bytecode listing",
+        )
     # Each recompile of a function yields the same modified bytecode but for the globals Dynamo
     # numbers (``__compiled_fn_7_<uuid>``, ``__resume_at_30_4``): decompile one shape once.
     names = code.co_names
@@ -92,7 +95,7 @@ def _decompile_shape(code: types.CodeType) -> tuple[str | None, str | None]:
         import depyf
 
         return depyf.decompile(code), None
-    except Exception as exc:  # depyf raises DecompilationError and others on Dynamo bytecode
+    except Exception as exc:  # noqa: BLE001 - depyf raises DecompilationError and others on Dynamo bytecode
         return None, _why_not(exc)
 
 
@@ -108,7 +111,9 @@ def _why_not(exc: Exception) -> str:
     at = _AT.search(str(exc))
     cause = exc.__cause__
     if at is not None and isinstance(cause, IndexError):  # an instruction reads a stack slot depyf has not got
-        return f"{head}: its model of the stack runs out of values at {at['op']} (offset {at['offset']}); read the bytecode listing"
+        return (
+            f"{head}: its model of the stack runs out of values at {at['op']} (offset {at['offset']}); read the bytecode listing"
+        )
     if at is not None:
         why = f"{type(cause).__name__}: {cause}" if cause is not None else type(exc).__name__
         return f"{head}: {at['op']} (offset {at['offset']}): {why}"[:300]

@@ -21,8 +21,9 @@ and compiles what it would compile from there (resume functions, frames run afte
 from __future__ import annotations
 
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import torch
 
@@ -46,7 +47,9 @@ def compile_target(obj: Any) -> tuple[Any | None, str]:
     orig = _orig_of_compiled(obj)
     if orig is not None:
         target, _ = compile_target(orig)
-        return (target if target is not None else orig), "already wrapped with torch.compile: its original is compiled with this run's options"
+        return (
+            target if target is not None else orig
+        ), "already wrapped with torch.compile: its original is compiled with this run's options"
     if isinstance(obj, torch.nn.Module):
         return obj, "an nn.Module"
     if isinstance(obj, type):
@@ -56,7 +59,7 @@ def compile_target(obj: Any) -> tuple[Any | None, str]:
         if any(is_user_file(f.__code__.co_filename) for f in _wrapped_chain(fn)):
             return obj, "a function you defined"  # a decorated one too (@torch.no_grad(), functools.wraps)
         return None, f"library code ({fn.__module__ or fn.__code__.co_filename})"
-    call = getattr(type(obj), "__call__", None)
+    call = getattr(type(obj), "__call__", None)  # noqa: B004 - the function itself, to see where it is defined
     if isinstance(call, types.FunctionType) and is_user_file(call.__code__.co_filename):
         return obj.__call__, "a callable object of a class you defined"
     if isinstance(obj, (types.BuiltinFunctionType, types.BuiltinMethodType, types.MethodWrapperType)):
@@ -91,22 +94,32 @@ class CallCompiler:
     def callees(self) -> list[dict[str, Any]]:
         """The report's ``callees``: every distinct callee in first-call order."""
         rows = [{"name": t, "line": ln, "compiled": True, "why": why} for t, (ln, why) in self.compiled.items()]
-        rows += [{"name": t, "line": ln, "compiled": False, "why": why} for t, (ln, why) in self.plain.items() if t not in self.compiled]
+        rows += [
+            {"name": t, "line": ln, "compiled": False, "why": why}
+            for t, (ln, why) in self.plain.items()
+            if t not in self.compiled
+        ]
         return sorted(rows, key=lambda r: r["line"])
 
     def summary(self) -> str:
         """For ``scope_reason``: which callees were compiled, which ran plain."""
         parts = []
         if self.compiled:
-            parts.append("compiled with torch.compile: " + ", ".join(f"{t} (line {ln}, {why})" for t, (ln, why) in self.compiled.items()))
+            parts.append(
+                "compiled with torch.compile: " + ", ".join(f"{t} (line {ln}, {why})" for t, (ln, why) in self.compiled.items())
+            )
         else:
             parts.append("no call compiled anything")
         lib = {t: v for t, v in self.plain.items() if "library" in v[1]}
         if lib:
             shown = list(lib.items())[:6]
             more = f" and {len(lib) - len(shown)} more" if len(lib) > len(shown) else ""
-            parts.append("ran as plain Python: " + ", ".join(f"{t} (line {ln})" for t, (ln, _) in shown) + more
-                         + " (wrap a call in a function you define to compile it)")
+            parts.append(
+                "ran as plain Python: "
+                + ", ".join(f"{t} (line {ln})" for t, (ln, _) in shown)
+                + more
+                + " (wrap a call in a function you define to compile it)"
+            )
         return "; ".join(parts)
 
 

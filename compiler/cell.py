@@ -49,7 +49,7 @@ CELL_FN_NAME = "__dynamo_cell__"
 CELL_CODE_NAME = "<module>"
 CALL_NAME = "__dynamo_call__"  # the calls scope's hook (calls.CallCompiler)
 
-__all__ = ["CellProgram", "UNBOUND", "prepare"]
+__all__ = ["UNBOUND", "CellProgram", "prepare"]
 
 
 class _Unbound:
@@ -194,7 +194,12 @@ def _auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any]) -> tuple[str, 
     from .calls import compile_target
 
     classes = {s.name for s in _toplevel_nodes(stmts) if isinstance(s, ast.ClassDef)}
-    imported = {(a.asname or a.name).split(".")[0] for s in _toplevel_nodes(stmts) if isinstance(s, (ast.Import, ast.ImportFrom)) for a in s.names}
+    imported = {
+        (a.asname or a.name).split(".")[0]
+        for s in _toplevel_nodes(stmts)
+        if isinstance(s, (ast.Import, ast.ImportFrom))
+        for a in s.names
+    }
     bound = set(_bound_names(stmts)) - classes - imported
     rule = "torch.compile is applied to each function and nn.Module the cell calls; the rest of the cell runs as plain Python"
     for node in _toplevel_nodes(stmts):
@@ -209,11 +214,14 @@ def _auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any]) -> tuple[str, 
         if obj is not _MISSING and dotted.split(".")[0] not in bound | imported:
             try:
                 target, _ = compile_target(obj)
-            except Exception:  # an exotic object: decide at run time
+            except Exception:  # noqa: BLE001 - an exotic object: decide at run time
                 target = None
             if target is not None:
                 return "calls", f"the cell calls {dotted}() (line {node.lineno}): {rule}"
-    return "cell", "the cell's top level calls no function or nn.Module of its own, so its top-level code is compiled as one frame, as torch.compile on a function holding it would"
+    return (
+        "cell",
+        "the cell's top level calls no function or nn.Module of its own, so its top-level code is compiled as one frame, as torch.compile on a function holding it would",
+    )
 
 
 _MISSING = object()
@@ -248,7 +256,13 @@ def _resolve_static(dotted: str, namespace: dict[str, Any]) -> Any:
 
 _LIBRARY_DIRS = tuple(
     os.path.realpath(p) + os.sep
-    for p in {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], sys.prefix, sys.base_prefix}
+    for p in {
+        sysconfig.get_paths()["stdlib"],
+        sysconfig.get_paths()["purelib"],
+        sysconfig.get_paths()["platlib"],
+        sys.prefix,
+        sys.base_prefix,
+    }
 )
 
 
@@ -275,7 +289,9 @@ class _CallRewriter(ast.NodeTransformer):
         text = ast.unparse(node.func)  # as written, before the inner calls are rewritten
         self.generic_visit(node)
         text = text if len(text) <= 60 else text[:57] + "..."
-        wrapped = ast.Call(func=ast.Name(CALL_NAME, ast.Load()), args=[node.func, ast.Constant(text), ast.Constant(node.lineno)], keywords=[])
+        wrapped = ast.Call(
+            func=ast.Name(CALL_NAME, ast.Load()), args=[node.func, ast.Constant(text), ast.Constant(node.lineno)], keywords=[]
+        )
         node.func = ast.copy_location(wrapped, node.func)
         return node
 
@@ -315,9 +331,9 @@ def _bound_names(stmts: list[ast.stmt]) -> list[str]:
             add(node.id)
         elif isinstance(node, ast.alias):
             add((node.asname or node.name).split(".")[0])
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            add(node.name)
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+        elif (isinstance(node, ast.ExceptHandler) and node.name) or (
+            isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name
+        ):
             add(node.name)
         elif isinstance(node, ast.MatchMapping) and node.rest:
             add(node.rest)

@@ -15,7 +15,7 @@ import os
 import sys
 import traceback
 import types
-from typing import Sequence
+from collections.abc import Sequence
 
 from .options import add_arguments
 

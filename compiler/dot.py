@@ -33,11 +33,17 @@ def graph_dot(nodes: list[Node], name: str = "G") -> str:
     for n in nodes:
         meta = f"{n.shape} {n.dtype}" if n.shape is not None else (n.dtype or "")
         label = "\n".join(p for p in (n.name, n.target if n.op not in ("placeholder", "output") else n.op, meta) if p)
-        body.append(f"\t{quote(n.name)} [label={quote(label)} fillcolor={quote(_FILL.get(n.op, '#ffffff'))} "
-                    f"tooltip={quote(f'{n.op} {n.target}')}]\n")
+        body.append(
+            f"\t{quote(n.name)} [label={quote(label)} fillcolor={quote(_FILL.get(n.op, '#ffffff'))} "
+            f"tooltip={quote(f'{n.op} {n.target}')}]\n"
+        )
     for n in nodes:
         for user in n.users:
             body.append(f"\t{quote_edge(n.name)} -> {quote_edge(user)}\n")
-    g = graphviz.Digraph(name, body=body, graph_attr={"rankdir": "TB"},
-                         node_attr={"shape": "box", "style": "rounded,filled", "fontname": "monospace", "fontsize": "10"})
+    g = graphviz.Digraph(
+        name,
+        body=body,
+        graph_attr={"rankdir": "TB"},
+        node_attr={"shape": "box", "style": "rounded,filled", "fontname": "monospace", "fontsize": "10"},
+    )
     return g.source

@@ -15,16 +15,27 @@ import logging
 import os
 import threading
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import torch
 
 from ._compat import trace_log
 
 _RESERVED = {
-    "rank", "compiled_autograd_id", "frame_id", "frame_compile_id", "attempt", "severity",
-    "timestamp", "pathname", "thread", "subgraph_name", "has_payload", "stack",
+    "rank",
+    "compiled_autograd_id",
+    "frame_id",
+    "frame_compile_id",
+    "attempt",
+    "severity",
+    "timestamp",
+    "pathname",
+    "thread",
+    "subgraph_name",
+    "has_payload",
+    "stack",
 }  # keys trace_structured adds beside the event's own; keep in sync with torch/_logging/_internal.py
 
 _TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
@@ -73,7 +84,9 @@ class StructuredStream(logging.Handler):
         if cid is not None and md.get("compiled_autograd_id") is not None:
             cid = f"!{md['compiled_autograd_id']}/{cid}"
         payload = getattr(record, "payload", None)
-        ev = TraceEvent(name, cid, int(md.get("attempt") or 0), meta, payload if isinstance(payload, str) else None, md.get("stack"))
+        ev = TraceEvent(
+            name, cid, int(md.get("attempt") or 0), meta, payload if isinstance(payload, str) else None, md.get("stack")
+        )
         self.events.append(ev)
         if self._on_event is not None:
             self._on_event(ev)
@@ -109,7 +122,7 @@ class BreakLog(logging.Handler):
 def _message(record: logging.LogRecord) -> str:
     try:
         return record.getMessage()
-    except Exception:  # a malformed log call must not break the user's run
+    except Exception:  # noqa: BLE001 - a malformed log call must not break the user's run
         return str(record.msg)
 
 
@@ -177,7 +190,7 @@ class TorchWarningDiverter:
         self._cm.__enter__()
         original = warnings.showwarning
 
-        def showwarning(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001
+        def showwarning(message, category, filename, lineno, file=None, line=None):
             if str(filename).startswith(_TORCH_DIR):
                 self.records.append(CapturedLog("WARNING", f"warnings.{category.__name__}", str(message), None))
             else:

@@ -14,9 +14,27 @@ from typing import Any
 from .schema import SCHEMA_VERSION
 
 __all__ = [
-    "CodeInfo", "CompileReport", "Diagnostic", "ErrorInfo", "Frame", "Graph", "GraphBreak", "Guard",
-    "Instruction", "Kernel", "LogRecord", "NameRef", "Node", "OutputCode", "Phase", "RecompileReason",
-    "ShapeGuard", "SourceExcerpt", "SourceFile", "StackFrame", "Symbol",
+    "CodeInfo",
+    "CompileReport",
+    "Diagnostic",
+    "ErrorInfo",
+    "Frame",
+    "Graph",
+    "GraphBreak",
+    "Guard",
+    "Instruction",
+    "Kernel",
+    "LogRecord",
+    "NameRef",
+    "Node",
+    "OutputCode",
+    "Phase",
+    "RecompileReason",
+    "ShapeGuard",
+    "SourceExcerpt",
+    "SourceFile",
+    "StackFrame",
+    "Symbol",
 ]
 
 _kw = {"slots": True, "kw_only": True}
@@ -255,8 +273,22 @@ class CompileReport:
 
 
 # Field annotations whose values are already JSON (the rows of a 2,600-node report are ~150,000 of them).
-_PLAIN = {"str", "int", "bool", "float", "str | None", "int | None", "bool | None", "float | None",
-          "list[str]", "list[int]", "dict[str, str]", "dict[str, float]", "dict[str, Any]", "list[int | str] | None"}
+_PLAIN = {
+    "str",
+    "int",
+    "bool",
+    "float",
+    "str | None",
+    "int | None",
+    "bool | None",
+    "float | None",
+    "list[str]",
+    "list[int]",
+    "dict[str, str]",
+    "dict[str, float]",
+    "dict[str, Any]",
+    "list[int | str] | None",
+}
 _CONVERTERS: dict[type, Any] = {}
 
 

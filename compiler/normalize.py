@@ -78,7 +78,9 @@ def normalize_report(report: dict[str, Any], cell_filename: str = "<cell>") -> d
                 ins["ref"]["compile_id"] = cid(ins["ref"]["compile_id"])
         f["phases"] = []  # which phases run (gc, cache loads, ...) varies from run to run
         if f["decompiled_source"]:
-            f["decompiled_source"] = _GLOBAL_LINE.sub(lambda m: m.group(1) + ", ".join(sorted(m.group(2).split(", "))), f["decompiled_source"])
+            f["decompiled_source"] = _GLOBAL_LINE.sub(
+                lambda m: m.group(1) + ", ".join(sorted(m.group(2).split(", "))), f["decompiled_source"]
+            )
     for key in ("graphs", "output_code", "symbols", "shape_guards"):
         for item in rep[key]:
             item["compile_id"] = cid(item["compile_id"])

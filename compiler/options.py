@@ -9,8 +9,9 @@ inductor modes) and raises a one-line ``UsageError`` naming the fix; ``run_cell`
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 from .errors import UsageError
 
@@ -23,7 +24,7 @@ Decompile = Literal["user", "all", "none"]
 DECOMPILE = ("user", "all", "none")
 INDUCTOR_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 
-__all__ = ["DECOMPILE", "OPTIONS", "Option", "RunOptions", "SCOPES", "add_arguments"]
+__all__ = ["DECOMPILE", "OPTIONS", "SCOPES", "Option", "RunOptions", "add_arguments"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +50,16 @@ class RunOptions:
             raise UsageError(f"unknown backend '{self.backend}': {hint}use one of {', '.join(common)} (or register your own)")
         if self.mode is not None:
             if self.backend != "inductor":
-                raise UsageError(f"--mode applies to the inductor backend only; drop it or use --backend inductor (got '{self.backend}')")
+                raise UsageError(
+                    f"--mode applies to the inductor backend only; drop it or use --backend inductor (got '{self.backend}')"
+                )
             if self.mode not in INDUCTOR_MODES:
                 raise UsageError(f"unknown mode '{self.mode}': use one of {', '.join(INDUCTOR_MODES)}")
         if self.scope == "frames":
-            raise UsageError("scope 'frames' was renamed: use --scope calls (torch.compile on what the cell calls) "
-                             "or --scope all-frames (every Python frame the cell runs, library code included)")
+            raise UsageError(
+                "scope 'frames' was renamed: use --scope calls (torch.compile on what the cell calls) "
+                "or --scope all-frames (every Python frame the cell runs, library code included)"
+            )
         if self.scope not in SCOPES:
             raise UsageError(f"unknown scope '{self.scope}': use one of {', '.join(SCOPES)}")
         if self.recompile_limit is not None and (not isinstance(self.recompile_limit, int) or self.recompile_limit < 1):
@@ -87,25 +92,66 @@ class Option:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("backend", "--backend", "torch.compile backend: inductor (default), eager, aot_eager or any registered name",
-           "--backend eager", metavar="NAME"),
-    Option("mode", "--mode", "torch.compile mode for inductor: " + ", ".join(INDUCTOR_MODES),
-           "--mode max-autotune-no-cudagraphs", metavar="MODE"),
-    Option("dynamic", "--dynamic", "torch.compile(dynamic=True): symbolic sizes from the first compile", "--dynamic",
-           switch=True, negation=("--no-dynamic", "torch.compile(dynamic=False): one static compile per input size",
-                                  "--no-dynamic (default: neither, Dynamo's automatic dynamic)")),
-    Option("fullgraph", "--fullgraph", "a graph break becomes an error naming the line, as torch.compile(fullgraph=True); "
-           "the partial report is still written", "--fullgraph", switch=True),
-    Option("scope", "--scope", "calls: torch.compile on each function and nn.Module the cell (the script's top level) "
-           "calls, the rest (imports, model construction, library calls) runs as plain Python; cell: compile the "
-           "top-level code as one frame; auto (default): calls when it calls a function or module of its own, else "
-           "cell; all-frames (opt-in): compile every Python frame that runs, library __init__s included, which is "
-           "not what torch.compile does", "--scope cell", metavar="SCOPE"),
-    Option("recompile_limit", "--recompile-limit", "recompile a frame at most N times "
-           "(torch._dynamo.config.recompile_limit), then run it eagerly", "--recompile-limit 2", metavar="N", type=int),
-    Option("decompile", "--decompile", "which frames' modified bytecode depyf decompiles: user (default: code of "
-           "your cells and files), all (library frames too; slower on large models), none", "--decompile all",
-           metavar="WHICH"),
+    Option(
+        "backend",
+        "--backend",
+        "torch.compile backend: inductor (default), eager, aot_eager or any registered name",
+        "--backend eager",
+        metavar="NAME",
+    ),
+    Option(
+        "mode",
+        "--mode",
+        "torch.compile mode for inductor: " + ", ".join(INDUCTOR_MODES),
+        "--mode max-autotune-no-cudagraphs",
+        metavar="MODE",
+    ),
+    Option(
+        "dynamic",
+        "--dynamic",
+        "torch.compile(dynamic=True): symbolic sizes from the first compile",
+        "--dynamic",
+        switch=True,
+        negation=(
+            "--no-dynamic",
+            "torch.compile(dynamic=False): one static compile per input size",
+            "--no-dynamic (default: neither, Dynamo's automatic dynamic)",
+        ),
+    ),
+    Option(
+        "fullgraph",
+        "--fullgraph",
+        "a graph break becomes an error naming the line, as torch.compile(fullgraph=True); the partial report is still written",
+        "--fullgraph",
+        switch=True,
+    ),
+    Option(
+        "scope",
+        "--scope",
+        "calls: torch.compile on each function and nn.Module the cell (the script's top level) "
+        "calls, the rest (imports, model construction, library calls) runs as plain Python; cell: compile the "
+        "top-level code as one frame; auto (default): calls when it calls a function or module of its own, else "
+        "cell; all-frames (opt-in): compile every Python frame that runs, library __init__s included, which is "
+        "not what torch.compile does",
+        "--scope cell",
+        metavar="SCOPE",
+    ),
+    Option(
+        "recompile_limit",
+        "--recompile-limit",
+        "recompile a frame at most N times (torch._dynamo.config.recompile_limit), then run it eagerly",
+        "--recompile-limit 2",
+        metavar="N",
+        type=int,
+    ),
+    Option(
+        "decompile",
+        "--decompile",
+        "which frames' modified bytecode depyf decompiles: user (default: code of "
+        "your cells and files), all (library frames too; slower on large models), none",
+        "--decompile all",
+        metavar="WHICH",
+    ),
 )
 
 
@@ -114,6 +160,7 @@ def add_arguments(add: Callable[..., Any], command: str) -> None:
     itself, or IPython's ``magic_arguments.argument``); ``command`` starts each help's example."""
     defaults = RunOptions()
     for opt in OPTIONS:
+
         def helped(text: str, example: str) -> str:
             return f"{text}. Example: {command} {example}".replace("%", "%%")  # argparse formats help with %
 

@@ -21,8 +21,9 @@ import linecache
 import platform
 import time
 import types
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import torch
 
@@ -128,7 +129,7 @@ def run_cell(
         for c in collectors:
             try:
                 c.finalize(ctx, report)
-            except Exception as exc:  # a capture bug must never cost the user their run
+            except Exception as exc:  # noqa: BLE001 - a capture bug must never cost the user their run
                 report.diagnose("collector_failed", f"{c.name}: {type(exc).__name__}: {exc}")
         if exception is not None:
             report.error = _error_info(exception, filename)
@@ -179,7 +180,7 @@ def _execute(program: CellProgram, namespace: dict[str, Any], options: RunOption
 def _restore_namespace(program: CellProgram, namespace: dict[str, Any], ctx: CaptureContext) -> None:
     """Undo the cell-scope scaffolding ([Note: cell scope] in cell.py)."""
     for n in program.bound_names:
-        if namespace.get(n, None) is UNBOUND:
+        if namespace.get(n) is UNBOUND:
             del namespace[n]
     for n in ctx.added_names:
         namespace.pop(n, None)
@@ -257,11 +258,7 @@ def _throttled(cb: Callable[[Progress], None] | None) -> Callable[[int, str, str
         if phase == state["phase"] and now - state["t"] < 0.2:
             return
         state.update(t=now, phase=phase)
-        try:
+        with contextlib.suppress(Exception):  # a broken progress display must not break the run
             cb(Progress(frames=frames, phase=phase, elapsed_s=elapsed, compile_id=compile_id))
-        except Exception:  # a broken progress display must not break the run
-            pass
 
     return emit
-
-

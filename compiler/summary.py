@@ -29,7 +29,9 @@ def one_line(report: dict[str, Any]) -> str:
     c = counts(report)
     parts = [_plural(c["frames"], "frame"), _plural(c["graphs"], "graph")]
     if c["graph_breaks"]:
-        lines = sorted({b["line"] for f in report["frames"] for b in f["graph_breaks"] if b["line"] is not None and f["code"]["in_cell"]})
+        lines = sorted(
+            {b["line"] for f in report["frames"] for b in f["graph_breaks"] if b["line"] is not None and f["code"]["in_cell"]}
+        )
         where = f" (line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines[:5]))})" if lines else ""
         parts.append(_plural(c["graph_breaks"], "graph break") + where)
     if c["recompiles"]:

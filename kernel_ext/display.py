@@ -24,10 +24,12 @@ def bundle(report: dict) -> dict:
     """The raw display bundle for ``report`` (a schema-valid compile report dict)."""
     try:
         page = render(report)
-    except Exception as exc:  # the fallback view must never cost the user their cell's result
-        page = ("<pre>Dynamo Explorer: the static view of this report failed "
-                f"({html.escape(type(exc).__name__)}: {html.escape(str(exc))}); the report itself is "
-                "complete (open it in JupyterLab, or keep it with --out).</pre>")
+    except Exception as exc:  # noqa: BLE001 - the fallback view must never cost the user their cell's result
+        page = (
+            "<pre>Dynamo Explorer: the static view of this report failed "
+            f"({html.escape(type(exc).__name__)}: {html.escape(str(exc))}); the report itself is "
+            "complete (open it in JupyterLab, or keep it with --out).</pre>"
+        )
     return {MIME_TYPE: dict(report), "text/html": page, "text/plain": one_line(report)}
 
 

@@ -12,15 +12,15 @@ one raw bundle (``kernel_ext.display``) and returns the cell's last value for ``
 
 from __future__ import annotations
 
-from IPython.core.error import UsageError
 from IPython.core.displayhook import DisplayHook
+from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import display
 
 from compiler import RunOptions, run_cell
-from compiler.options import add_arguments
 from compiler.errors import UsageError as EngineUsageError
+from compiler.options import add_arguments
 
 from .display import CompileReport, bundle
 from .progress import ProgressLine
@@ -47,15 +47,24 @@ class DynamoMagics(Magics):
 
     @magic_arguments()
     @_run_arguments
-    @argument("--out", default=None, metavar="NAME",
-              help="Store the report in the variable NAME (a dict; showing it shows the explorer "
-                   "again), as %%%%capture does. Example: %%%%dynamo --out rep")
-    @argument("--quiet", action="store_true",
-              help="Run and capture, but show no report (prints and Out[n] stay); combine with "
-                   "--out. Example: %%%%dynamo --quiet --out rep")
-    @argument("--strict", action="store_true",
-              help="Problems of the capture itself (report diagnostics) fail the cell. "
-                   "Example: %%%%dynamo --strict")
+    @argument(
+        "--out",
+        default=None,
+        metavar="NAME",
+        help="Store the report in the variable NAME (a dict; showing it shows the explorer "
+        "again), as %%%%capture does. Example: %%%%dynamo --out rep",
+    )
+    @argument(
+        "--quiet",
+        action="store_true",
+        help="Run and capture, but show no report (prints and Out[n] stay); combine with "
+        "--out. Example: %%%%dynamo --quiet --out rep",
+    )
+    @argument(
+        "--strict",
+        action="store_true",
+        help="Problems of the capture itself (report diagnostics) fail the cell. Example: %%%%dynamo --strict",
+    )
     @cell_magic
     def dynamo(self, line: str, cell: str):
         """Run the cell through the real TorchDynamo and show everything it compiled.
@@ -95,8 +104,14 @@ class DynamoMagics(Magics):
         filename = shell.compile.cache(source, _cell_number(shell), raw_code=source)
         progress = None if args.quiet else ProgressLine.for_shell(shell)
         try:
-            run = run_cell(source, shell.user_ns, options, filename=filename, on_progress=progress,
-                           label_file=lambda name: cell_label(shell, name))
+            run = run_cell(
+                source,
+                shell.user_ns,
+                options,
+                filename=filename,
+                on_progress=progress,
+                label_file=lambda name: cell_label(shell, name),
+            )
         except EngineUsageError as exc:
             raise UsageError(f"%%dynamo: {exc}") from None
         except SyntaxError as exc:
@@ -116,8 +131,10 @@ class DynamoMagics(Magics):
             return None
         if args.strict and report.get("diagnostics"):
             problems = "; ".join(f"{d['kind']}: {d['message']}" for d in report["diagnostics"])
-            err = StrictCaptureError(f"--strict: the capture reported {len(report['diagnostics'])} "
-                                     f"problem(s): {problems}. Drop --strict to accept a partial report.")
+            err = StrictCaptureError(
+                f"--strict: the capture reported {len(report['diagnostics'])} "
+                f"problem(s): {problems}. Drop --strict to accept a partial report."
+            )
             self.shell.showtraceback((StrictCaptureError, err, None), tb_offset=0)
             self._mark_failed(err)
             return None

@@ -53,8 +53,7 @@ class ProgressLine:
         """The status text for one progress event."""
         frames = progress.frames
         where = f" [{progress.compile_id}]" if progress.compile_id else ""
-        return (f"dynamo: {frames} frame{'s' if frames != 1 else ''} compiled so far · "
-                f"{progress.phase}{where} · {elapsed_s:.1f} s")
+        return f"dynamo: {frames} frame{'s' if frames != 1 else ''} compiled so far · {progress.phase}{where} · {elapsed_s:.1f} s"
 
     def __call__(self, progress) -> None:
         now = time.monotonic()
@@ -71,7 +70,7 @@ class ProgressLine:
                     self._show(progress)
                 else:
                     self._widget.value = self.text(progress, progress.elapsed_s)
-            except Exception:  # a broken frontend link must never break the user's cell
+            except Exception:  # noqa: BLE001 - a broken frontend link must never break the user's cell
                 self._broken = True
 
     def _show(self, progress) -> None:
@@ -96,7 +95,7 @@ class ProgressLine:
                 try:
                     elapsed = self._progress.elapsed_s + (now - self._seen_at)
                     self._widget.value = self.text(self._progress, elapsed)
-                except Exception:  # the kernel may be shutting down
+                except Exception:  # noqa: BLE001 - the kernel may be shutting down
                     self._broken = True
 
     def close(self) -> None:
@@ -112,6 +111,6 @@ class ProgressLine:
                     # the Label's Layout and LabelStyle are widgets of their own: close all three
                     for part in (self._widget.layout, self._widget.style, self._widget):
                         part.close()
-            except Exception:  # the kernel may be shutting down; nothing left to clean
+            except Exception:  # noqa: BLE001, S110 - the kernel may be shutting down; nothing left to clean
                 pass
             self._widget = self._handle = self._ticker = None

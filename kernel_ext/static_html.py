@@ -92,8 +92,10 @@ def _table(head: list[str], rows: list[list[str]], what: str) -> str:
     out += ["<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in shown]
     out.append("</tbody></table>")
     if len(rows) > MAX_ROWS:
-        out.append(f'<div class="dx-meta">… {len(rows) - MAX_ROWS} more {_e(what)} not shown here '
-                   "(the JupyterLab extension shows all).</div>")
+        out.append(
+            f'<div class="dx-meta">… {len(rows) - MAX_ROWS} more {_e(what)} not shown here '
+            "(the JupyterLab extension shows all).</div>"
+        )
     return "".join(out)
 
 
@@ -103,9 +105,11 @@ def _pre(text: Any) -> str:
         return f"<pre>{_e(text)}</pre>"
     cut = text.rfind("\n", 0, MAX_PRE_CHARS)
     cut = cut if cut > 0 else MAX_PRE_CHARS
-    return (f"<pre>{_e(text[:cut])}</pre>"
-            f'<div class="dx-meta">… {len(text) - cut} more characters not shown here (the JupyterLab view and '
-            "<code>--out</code> keep all of it)</div>")
+    return (
+        f"<pre>{_e(text[:cut])}</pre>"
+        f'<div class="dx-meta">… {len(text) - cut} more characters not shown here (the JupyterLab view and '
+        "<code>--out</code> keep all of it)</div>"
+    )
 
 
 def _details(summary: str, body: str, open_: bool = False) -> str:
@@ -151,9 +155,11 @@ class _Cell:
         if not isinstance(text, str):
             return text
         for name, source in self.sources.items():
-            if source.get("kind") in ("cell", "notebook-cell") and name and name != source.get("label") and name in text:
-                text = re.sub(re.escape(name) + r"(?::(\d+))?",
-                              lambda m, label=source.get("label"): f"{label}, line {m[1]}" if m[1] else str(label), text)
+            label = str(source.get("label"))
+            if source.get("kind") in ("cell", "notebook-cell") and name and name != label and name in text:
+                text = re.sub(
+                    re.escape(name) + r"(?::(\d+))?", lambda m, label=label: f"{label}, line {m[1]}" if m[1] else label, text
+                )
         return text
 
     def line_text(self, filename: Any, line: Any) -> str | None:
@@ -203,10 +209,15 @@ def render(report: dict) -> str:
     parts.append(_shapes(report, cell))
     logs = report.get("logs") or []
     if logs:
-        rows = [[_e(r.get("level")), _e(r.get("compile_id") or ""), _e(r.get("logger")),
-                 f"<pre>{_e(r.get('message'))}</pre>"] for r in logs]
-        parts.append(_details(f"<b>torch logs ({len(logs)})</b>",
-                              _table(["level", "compile id", "logger", "message"], rows, "log records")))
+        rows = [
+            [_e(r.get("level")), _e(r.get("compile_id") or ""), _e(r.get("logger")), f"<pre>{_e(r.get('message'))}</pre>"]
+            for r in logs
+        ]
+        parts.append(
+            _details(
+                f"<b>torch logs ({len(logs)})</b>", _table(["level", "compile id", "logger", "message"], rows, "log records")
+            )
+        )
     parts.append("</div>")
     return "".join(parts)
 
@@ -215,16 +226,17 @@ def _header(report: dict) -> str:
     opts = report.get("options") or {}
     timings = report.get("timings") or {}
     flags = [f"{k}={v}" for k, v in opts.items() if k not in ("backend", "scope") and v not in (None, False)]
-    meta = [f"backend <b>{_e(report.get('backend'))}</b>",
-            f"scope <b>{_e(report.get('scope'))}</b> <span class=\"dx-meta\">({_e(report.get('scope_reason'))})</span>",
-            f"device {_e(report.get('device'))}",
-            f"torch {_e(report.get('torch_version'))} · Python {_e(report.get('python_version'))}"]
+    meta = [
+        f"backend <b>{_e(report.get('backend'))}</b>",
+        f'scope <b>{_e(report.get("scope"))}</b> <span class="dx-meta">({_e(report.get("scope_reason"))})</span>',
+        f"device {_e(report.get('device'))}",
+        f"torch {_e(report.get('torch_version'))} · Python {_e(report.get('python_version'))}",
+    ]
     if flags:
         meta.append("options " + _e(", ".join(flags)))
     if timings:
         meta.append(f"wall {float(timings.get('wall_s', 0)):.2f} s, compile {float(timings.get('compile_s', 0)):.2f} s")
-    return (f"<div><b>Dynamo Explorer</b> · {_e(one_line(report))}</div>"
-            f'<div class="dx-meta">{" · ".join(meta)}</div>')
+    return f'<div><b>Dynamo Explorer</b> · {_e(one_line(report))}</div><div class="dx-meta">{" · ".join(meta)}</div>'
 
 
 def _banners(report: dict, cell: _Cell) -> str:
@@ -232,13 +244,14 @@ def _banners(report: dict, cell: _Cell) -> str:
     err = report.get("error")
     if err:
         where = cell.where(None, err.get("line"))
-        out.append(f'<div class="dx-banner dx-error"><b>{_e(err.get("type"))}</b>: '
-                   f"<span class=\"dx-mono\">{_e(err.get('message'))}</span>"
-                   f"{' — ' + where if where else ''}</div>")
+        out.append(
+            f'<div class="dx-banner dx-error"><b>{_e(err.get("type"))}</b>: '
+            f'<span class="dx-mono">{_e(err.get("message"))}</span>'
+            f"{' — ' + where if where else ''}</div>"
+        )
     for d in report.get("diagnostics") or []:
         cid = f" [{_e(d['compile_id'])}]" if d.get("compile_id") else ""
-        out.append(f'<div class="dx-banner dx-warn">capture: <b>{_e(d.get("kind"))}</b>{cid}: '
-                   f"{_e(d.get('message'))}</div>")
+        out.append(f'<div class="dx-banner dx-warn">capture: <b>{_e(d.get("kind"))}</b>{cid}: {_e(d.get("message"))}</div>')
     return "".join(out)
 
 
@@ -251,14 +264,23 @@ def _frames_table(frames: list[dict], cell: _Cell) -> str:
             name += ' <span class="dx-meta">(resume'
             name += f" of [{_e(f['parent_compile_id'])}])</span>" if f.get("parent_compile_id") else ")</span>"
         attempt = f"_{_e(f['attempt'])}" if f.get("attempt") else ""
-        rows.append([f"<b>[{_e(f.get('compile_id'))}{attempt}]</b>", name,
-                     cell.where(code.get("filename"), code.get("firstlineno")) if code.get("in_cell")
-                     else _e(cell.place(code.get("filename"), code.get("firstlineno"))),
-                     _badge(str(f.get("status"))), _e(len(f.get("graph_ids") or [])),
-                     _e(len(f.get("graph_breaks") or [])), _e(len(f.get("guards") or [])),
-                     "<br>".join(_e(r.get("reason")) for r in f.get("recompile_reasons") or [])])
-    return _table(["compile id", "code", "defined at", "status", "graphs", "breaks", "guards",
-                   "recompiled because"], rows, "frames")
+        rows.append(
+            [
+                f"<b>[{_e(f.get('compile_id'))}{attempt}]</b>",
+                name,
+                cell.where(code.get("filename"), code.get("firstlineno"))
+                if code.get("in_cell")
+                else _e(cell.place(code.get("filename"), code.get("firstlineno"))),
+                _badge(str(f.get("status"))),
+                _e(len(f.get("graph_ids") or [])),
+                _e(len(f.get("graph_breaks") or [])),
+                _e(len(f.get("guards") or [])),
+                "<br>".join(_e(r.get("reason")) for r in f.get("recompile_reasons") or []),
+            ]
+        )
+    return _table(
+        ["compile id", "code", "defined at", "status", "graphs", "breaks", "guards", "recompiled because"], rows, "frames"
+    )
 
 
 def _frame(frame: dict, report: dict, cell: _Cell, open_: bool) -> str:
@@ -269,25 +291,32 @@ def _frame(frame: dict, report: dict, cell: _Cell, open_: bool) -> str:
         body.append(_details(_e(excerpt[0]), _pre(excerpt[1])))
     for r in frame.get("recompile_reasons") or []:
         prev = f" (guard of [{_e(r['failed_compile_id'])}] failed)" if r.get("failed_compile_id") else ""
-        body.append(f'<div class="dx-banner dx-warn">recompile{prev}: <span class="dx-mono">'
-                    f"{_e(r.get('reason'))}</span></div>")
+        body.append(f'<div class="dx-banner dx-warn">recompile{prev}: <span class="dx-mono">{_e(r.get("reason"))}</span></div>')
     if frame.get("fail_type") or frame.get("fail_reason"):
         reason = str(frame.get("fail_reason") or "")
-        body.append('<div class="dx-banner dx-error">' + _details(
-            f"compile failed: <b>{_e(frame.get('fail_type'))}</b>: {_e(reason.splitlines()[0] if reason else '')}",
-            _pre(reason)) + "</div>")
-    body.append('<div class="dx-side">'
-                f"<div><h5>Original bytecode</h5>{_bytecode(frame.get('original_bytecode') or [])}</div>"
-                f"<div><h5>Modified bytecode</h5>{_bytecode(frame.get('modified_bytecode') or [])}</div>"
-                "</div>")
+        body.append(
+            '<div class="dx-banner dx-error">'
+            + _details(
+                f"compile failed: <b>{_e(frame.get('fail_type'))}</b>: {_e(reason.splitlines()[0] if reason else '')}",
+                _pre(reason),
+            )
+            + "</div>"
+        )
+    body.append(
+        '<div class="dx-side">'
+        f"<div><h5>Original bytecode</h5>{_bytecode(frame.get('original_bytecode') or [])}</div>"
+        f"<div><h5>Modified bytecode</h5>{_bytecode(frame.get('modified_bytecode') or [])}</div>"
+        "</div>"
+    )
     if frame.get("decompiled_source"):
         body.append(_details("decompiled modified code (depyf)", _pre(frame["decompiled_source"])))
     elif frame.get("decompile_error"):
         body.append(f'<div class="dx-meta">No decompiled source: {_e(frame["decompile_error"])}.</div>')
     body.append(_guards(frame, cell))
     time_s = frame.get("compile_time_s")
-    title = (f"<b>[{_e(frame.get('compile_id'))}]</b> {_e(code.get('name'))} {_badge(str(frame.get('status')))}"
-             + (f' <span class="dx-meta">{float(time_s):.2f} s</span>' if time_s is not None else ""))
+    title = f"<b>[{_e(frame.get('compile_id'))}]</b> {_e(code.get('name'))} {_badge(str(frame.get('status')))}" + (
+        f' <span class="dx-meta">{float(time_s):.2f} s</span>' if time_s is not None else ""
+    )
     return f'<div class="dx-frame">{_details(title, "".join(body), open_)}</div>'
 
 
@@ -303,17 +332,27 @@ def _bytecode(rows: list[dict]) -> str:
                 note = f' <span class="dx-ref">→ frame [{_e(ref["compile_id"])}]</span>'
         target = ins.get("jump_target")
         target = "" if target is None or f"to {target}" in str(ins.get("argrepr")) else f" → {_e(target)}"
-        out.append([_e("" if ins.get("line") is None else ins["line"]),
-                    ("&gt;&gt; " if ins.get("is_jump_target") else "") + _e(ins.get("offset")),
-                    f'<span class="dx-mono">{_e(ins.get("opname"))}</span>',
-                    f'<span class="dx-mono">{_e(ins.get("argrepr"))}</span>{target}{note}'])
+        out.append(
+            [
+                _e("" if ins.get("line") is None else ins["line"]),
+                ("&gt;&gt; " if ins.get("is_jump_target") else "") + _e(ins.get("offset")),
+                f'<span class="dx-mono">{_e(ins.get("opname"))}</span>',
+                f'<span class="dx-mono">{_e(ins.get("argrepr"))}</span>{target}{note}',
+            ]
+        )
     return _table(["line", "offset", "opname", "argument"], out, "instructions")
 
 
 def _guards(frame: dict, cell: _Cell) -> str:
-    rows = [[_e(g.get("type")), f'<span class="dx-mono">{_e(g.get("source"))}</span>',
-             "<br>".join(f'<span class="dx-mono">{_e(c)}</span>' for c in g.get("code") or []),
-             _e("" if g.get("line") is None else g["line"])] for g in frame.get("guards") or []]
+    rows = [
+        [
+            _e(g.get("type")),
+            f'<span class="dx-mono">{_e(g.get("source"))}</span>',
+            "<br>".join(f'<span class="dx-mono">{_e(c)}</span>' for c in g.get("code") or []),
+            _e("" if g.get("line") is None else g["line"]),
+        ]
+        for g in frame.get("guards") or []
+    ]
     out = f"<h5>Guards ({len(rows)})</h5>" + _table(["type", "source", "checks", "line"], rows, "guards")
     if frame.get("guard_tree"):
         out += _details("guard tree (as TORCH_LOGS=guards prints it)", _pre(cell.label_paths(frame["guard_tree"])))
@@ -344,24 +383,40 @@ def _breaks(frame: dict, cell: _Cell) -> str:
 
 def _graph(graph: dict, cell: _Cell) -> str:
     nodes = graph.get("nodes") or []
-    title = (f"<b>graph {_e(graph.get('id'))}</b> {_e(graph.get('kind'))} [{_e(graph.get('compile_id'))}]"
-             + (f" {_e(graph['name'])}" if graph.get("name") else "") + f" · {len(nodes)} nodes")
+    title = (
+        f"<b>graph {_e(graph.get('id'))}</b> {_e(graph.get('kind'))} [{_e(graph.get('compile_id'))}]"
+        + (f" {_e(graph['name'])}" if graph.get("name") else "")
+        + f" · {len(nodes)} nodes"
+    )
     if graph.get("kind") not in ("dynamo", "dynamo_partial"):
         return _details(title, _pre(cell.label_paths(graph.get("code"))))
-    rows = [[_e(n.get("name")), _e(n.get("op")), f'<span class="dx-mono">{_e(n.get("target"))}</span>',
-             f'<span class="dx-mono">{_e(n.get("args"))}</span>', f'<span class="dx-mono">{_e(n.get("kwargs"))}</span>',
-             _e("" if n.get("shape") is None else list(n["shape"])), _e(n.get("dtype") or ""),
-             cell.where(n.get("filename"), n.get("line"))] for n in nodes]
+    rows = [
+        [
+            _e(n.get("name")),
+            _e(n.get("op")),
+            f'<span class="dx-mono">{_e(n.get("target"))}</span>',
+            f'<span class="dx-mono">{_e(n.get("args"))}</span>',
+            f'<span class="dx-mono">{_e(n.get("kwargs"))}</span>',
+            _e("" if n.get("shape") is None else list(n["shape"])),
+            _e(n.get("dtype") or ""),
+            cell.where(n.get("filename"), n.get("line")),
+        ]
+        for n in nodes
+    ]
     body = _table(["name", "op", "target", "args", "kwargs", "shape", "dtype", "source"], rows, "nodes")
     body += _details("readable code", _pre(cell.label_paths(graph.get("code"))))
     return _details(title, body, open_=True)
 
 
 def _output_code(out: dict, cell: _Cell) -> str:
-    kernels = "".join(_details(f"kernel {_e(k.get('name'))} ({_e(k.get('language'))})", _pre(cell.label_paths(k.get("source"))))
-                      for k in out.get("kernels") or [])
-    return _details(f"[{_e(out.get('compile_id'))}] {_e(out.get('kind'))} · "
-                    f"{len(out.get('kernels') or [])} kernels", kernels + _details("wrapper", _pre(cell.label_paths(out.get("source")))))
+    kernels = "".join(
+        _details(f"kernel {_e(k.get('name'))} ({_e(k.get('language'))})", _pre(cell.label_paths(k.get("source"))))
+        for k in out.get("kernels") or []
+    )
+    return _details(
+        f"[{_e(out.get('compile_id'))}] {_e(out.get('kind'))} · {len(out.get('kernels') or [])} kernels",
+        kernels + _details("wrapper", _pre(cell.label_paths(out.get("source")))),
+    )
 
 
 def _shapes(report: dict, cell: _Cell) -> str:
@@ -370,12 +425,26 @@ def _shapes(report: dict, cell: _Cell) -> str:
     if not symbols and not guards:
         return ""
     file_of = {f.get("compile_id"): (f.get("code") or {}).get("filename") for f in report.get("frames") or []}
-    rows = [[_e(s.get("compile_id")), f'<span class="dx-mono">{_e(s.get("symbol"))}</span>',
-             f'<span class="dx-mono">{_e(s.get("source"))}</span>', _e(s.get("value")), _e(s.get("range")),
-             cell.where(file_of.get(s.get("compile_id")), s.get("line"))] for s in symbols]
+    rows = [
+        [
+            _e(s.get("compile_id")),
+            f'<span class="dx-mono">{_e(s.get("symbol"))}</span>',
+            f'<span class="dx-mono">{_e(s.get("source"))}</span>',
+            _e(s.get("value")),
+            _e(s.get("range")),
+            cell.where(file_of.get(s.get("compile_id")), s.get("line")),
+        ]
+        for s in symbols
+    ]
     head = ["compile id", "symbol", "source", "value", "range", "line"]
     out = "<h4>Dynamic shapes</h4>" + _table(head, rows, "symbols")
-    grows = [[_e(g.get("compile_id")), f'<span class="dx-mono">{_e(g.get("expr"))}</span>',
-              cell.where(file_of.get(g.get("compile_id")), g.get("line"))] for g in guards]
+    grows = [
+        [
+            _e(g.get("compile_id")),
+            f'<span class="dx-mono">{_e(g.get("expr"))}</span>',
+            cell.where(file_of.get(g.get("compile_id")), g.get("line")),
+        ]
+        for g in guards
+    ]
     table = _table(["compile id", "guard", "line"], grows, "shape guards")
     return out + _details(f"shape guards ({len(guards)})", table)

@@ -27,8 +27,18 @@ KINDS = {
     "aot_inference_graph": "aot_inference",
 }
 _DTYPES = {
-    "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64", "i8": "int8", "i16": "int16",
-    "i32": "int32", "i64": "int64", "u8": "uint8", "b8": "bool", "c64": "complex64", "c128": "complex128",
+    "f16": "float16",
+    "bf16": "bfloat16",
+    "f32": "float32",
+    "f64": "float64",
+    "i8": "int8",
+    "i16": "int16",
+    "i32": "int32",
+    "i64": "int64",
+    "u8": "uint8",
+    "b8": "bool",
+    "c64": "complex64",
+    "c128": "complex128",
 }
 _PARAM = re.compile(r'(?P<name>\w+): "(?P<ann>[^"]*)"')
 _ASSIGN = re.compile(r'^\s+(?P<name>[A-Za-z_]\w*)(?:: "(?P<ann>[^"]*)")? = (?P<rhs>.+?)(?:;  .*)?$')
@@ -77,8 +87,11 @@ def relocate(text: str, here: dict[Location, tuple[str, str | None]]) -> str:
     """``text`` with each stale ``# File:`` location moved to this run's ([Note: warm cache])."""
     named = {(m["file"], int(m["line"])): m["code"].strip() for m in _LOCATION.finditer(text)}
     files = {f for f, _ in here}
-    stale = {(f, ln): code for (f, ln), code in named.items()
-             if here.get((f, ln), ("",))[0] != code and (f not in files or linecache.getline(f, ln).strip() != code)}
+    stale = {
+        (f, ln): code
+        for (f, ln), code in named.items()
+        if here.get((f, ln), ("",))[0] != code and (f not in files or linecache.getline(f, ln).strip() != code)
+    }
     if not stale:
         return text
     by_code: dict[str, list[Location]] = defaultdict(list)
@@ -123,12 +136,25 @@ def parse_readable(text: str) -> list[Node]:
     if start >= 0 and sig_end > start:
         for p in _PARAM.finditer(text[start:sig_end]):
             shape, dtype = _ann(p.group("ann"))
-            nodes.append(Node(name=p.group("name"), op="placeholder", target=p.group("name"), args="()", kwargs="{}",
-                              users=[], shape=shape, dtype=dtype, line=None, filename=None, nn_module_stack=[]))
+            nodes.append(
+                Node(
+                    name=p.group("name"),
+                    op="placeholder",
+                    target=p.group("name"),
+                    args="()",
+                    kwargs="{}",
+                    users=[],
+                    shape=shape,
+                    dtype=dtype,
+                    line=None,
+                    filename=None,
+                    nn_module_stack=[],
+                )
+            )
             names.add(p.group("name"))
     aliases: dict[str, str] = {}  # Dynamo's readable code renames its inputs: ``l_x_ = L_x_``
     file = line = None
-    body = text[sig_end + 2:] if sig_end > 0 else text
+    body = text[sig_end + 2 :] if sig_end > 0 else text
     ret_args = ""
     for raw in body.splitlines():
         fm = _FILE.search(raw)
@@ -137,7 +163,7 @@ def parse_readable(text: str) -> list[Node]:
             continue
         stripped = raw.strip()
         if stripped.startswith("return "):
-            ret_args += stripped[len("return "):]
+            ret_args += stripped[len("return ") :]
             continue
         if ret_args and not stripped.startswith(("class ", "def ")):
             ret_args += " " + stripped.split("#")[0]
@@ -152,12 +178,38 @@ def parse_readable(text: str) -> list[Node]:
         target, _, args = rhs.partition("(")
         args = "(" + args if args else "()"
         shape, dtype = _ann(m.group("ann"))
-        nodes.append(Node(name=m.group("name"), op="call_function", target=target.strip(), args=args, kwargs="{}",
-                          users=[], shape=shape, dtype=dtype, line=line, filename=file, nn_module_stack=[]))
+        nodes.append(
+            Node(
+                name=m.group("name"),
+                op="call_function",
+                target=target.strip(),
+                args=args,
+                kwargs="{}",
+                users=[],
+                shape=shape,
+                dtype=dtype,
+                line=line,
+                filename=file,
+                nn_module_stack=[],
+            )
+        )
         names.add(m.group("name"))
     if nodes:
-        nodes.append(Node(name="output", op="output", target="output", args=ret_args.strip() or "()", kwargs="{}",
-                          users=[], shape=None, dtype=None, line=None, filename=None, nn_module_stack=[]))
+        nodes.append(
+            Node(
+                name="output",
+                op="output",
+                target="output",
+                args=ret_args.strip() or "()",
+                kwargs="{}",
+                users=[],
+                shape=None,
+                dtype=None,
+                line=None,
+                filename=None,
+                nn_module_stack=[],
+            )
+        )
     by_name = {n.name: n for n in nodes}
     for n in nodes:
         for ident in dict.fromkeys(aliases.get(i, i) for i in _IDENT.findall(f"{n.target} {n.args}")):

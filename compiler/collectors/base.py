@@ -25,8 +25,10 @@ import json
 import threading
 import time
 import types
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, Callable, ContextManager, Iterator, Protocol
+from typing import Any, Protocol
 
 from .. import _compat
 from .._compat import current_trace_id
@@ -55,7 +57,7 @@ def gc_paused() -> Iterator[None]:
 class Collector(Protocol):
     name: str
 
-    def install(self, ctx: CaptureContext) -> ContextManager[Any]: ...
+    def install(self, ctx: CaptureContext) -> AbstractContextManager[Any]: ...
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None: ...
 
@@ -82,10 +84,17 @@ class GraphRecord:
 
 
 _PHASES = (  # chromium_event name prefix -> what the progress line says
-    ("bytecode_tracing", "tracing"), ("compile_attempt", "tracing"), ("build_guards", "guards"),
-    ("aot", "AOT"), ("create_aot_dispatcher", "AOT"), ("inductor", "inductor codegen"),
-    ("code_gen", "inductor codegen"), ("compile_file", "inductor codegen"),
-    ("Scheduler", "inductor codegen"), ("GraphLowering", "inductor codegen"), ("backend_compile", "backend"),
+    ("bytecode_tracing", "tracing"),
+    ("compile_attempt", "tracing"),
+    ("build_guards", "guards"),
+    ("aot", "AOT"),
+    ("create_aot_dispatcher", "AOT"),
+    ("inductor", "inductor codegen"),
+    ("code_gen", "inductor codegen"),
+    ("compile_file", "inductor codegen"),
+    ("Scheduler", "inductor codegen"),
+    ("GraphLowering", "inductor codegen"),
+    ("backend_compile", "backend"),
 )
 
 

@@ -9,7 +9,8 @@ nothing is installed into torch.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..model import CompileReport
 

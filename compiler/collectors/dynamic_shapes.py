@@ -37,5 +37,13 @@ class DynamicShapesCollector:
             for symbol, sources, value, rng in symbols:
                 source = sources[0] if sources else ""
                 line = next((g.line for g in guards if source and source in g.expr and g.line is not None), None)
-                report.symbols.append(Symbol(compile_id=cid, symbol=symbol, source=source,
-                                             value="" if value is None else str(value), range=rng, line=line))
+                report.symbols.append(
+                    Symbol(
+                        compile_id=cid,
+                        symbol=symbol,
+                        source=source,
+                        value="" if value is None else str(value),
+                        range=rng,
+                        line=line,
+                    )
+                )

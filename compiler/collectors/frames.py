@@ -10,7 +10,8 @@ the code's name and place when no bytecode was produced).
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .. import _compat
 from ..bytecode import decompile, instruction_rows
@@ -37,8 +38,10 @@ class FramesCollector:
     def install(self, ctx: Any) -> Iterator[None]:
         handle = _compat.register_bytecode_hook(lambda orig, new: ctx.record_code(orig, new) and None)
         try:
-            with _compat.compile_callbacks(ctx.on_compile_start, ctx.on_compile_end), \
-                    _compat.compilation_metrics_window() as new_metrics:
+            with (
+                _compat.compile_callbacks(ctx.on_compile_start, ctx.on_compile_end),
+                _compat.compilation_metrics_window() as new_metrics,
+            ):
                 try:
                     yield
                 finally:
@@ -88,7 +91,9 @@ class FramesCollector:
             if rec is not None:
                 frame.original_bytecode = instruction_rows(rec.orig)
                 frame.modified_bytecode = instruction_rows(rec.new)
-                frame.decompiled_source, frame.decompile_error = _decompiled(ctx.options.decompile, rec, len(frame.modified_bytecode))
+                frame.decompiled_source, frame.decompile_error = _decompiled(
+                    ctx.options.decompile, rec, len(frame.modified_bytecode)
+                )
             report.frames.append(frame)
 
 
@@ -97,6 +102,5 @@ def _decompiled(choice: str, rec: Any, n_instructions: int) -> tuple[str | None,
     if choice == "none":
         return None, "not decompiled (decompile: none); read the bytecode listing"
     if choice == "user" and not is_user_file(rec.orig.co_filename):
-        return None, ("not decompiled: library code, outside your files; read the bytecode listing, or run "
-                      "with --decompile all")
+        return None, ("not decompiled: library code, outside your files; read the bytecode listing, or run with --decompile all")
     return decompile(rec.new, n_instructions)

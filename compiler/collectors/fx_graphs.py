@@ -40,7 +40,7 @@ def _target(node: Any) -> str:
     if node.op == "call_function" and callable(node.target):
         try:
             return _get_qualified_name(node.target)
-        except Exception:  # some builtins have no qualified name
+        except Exception:  # noqa: BLE001 - some builtins have no qualified name
             return getattr(node.target, "__name__", str(node.target))
     return str(node.target)
 
@@ -95,7 +95,7 @@ def readable(gm: Any) -> str:
     if n <= READABLE_MAX_NODES:
         try:
             return gm.print_readable(print_output=False, include_stride=True, include_device=True)
-        except Exception:  # a graph torch cannot print readably still has its plain code
+        except Exception:  # noqa: BLE001, S110 - a graph torch cannot print readably still has its plain code
             pass
     note = f"# {n} nodes: shapes are in the node table (annotated code is kept up to {READABLE_MAX_NODES} nodes)\n"
     return note + str(getattr(gm, "code", "")).lstrip("\n")
@@ -127,8 +127,9 @@ class FxGraphsCollector:
             from .aot_graphs import parse_readable  # the same print_readable text AOT graphs come in
 
             nodes = parse_readable(partial)
-            graph = report.add_graph(compile_id=failed[-1].compile_id, kind="dynamo_partial", nodes=nodes, code=partial,
-                                     dot=graph_dot(nodes))
+            graph = report.add_graph(
+                compile_id=failed[-1].compile_id, kind="dynamo_partial", nodes=nodes, code=partial, dot=graph_dot(nodes)
+            )
             graph.name = "traced before the error"
 
 

@@ -37,11 +37,11 @@ def parse_break(payload: str) -> GraphBreak:
     for ln in lines:
         s = ln.strip()
         if s.startswith("Explanation:"):
-            explanation = s[len("Explanation:"):].strip()
+            explanation = s[len("Explanation:") :].strip()
         elif s.startswith("Hint:"):
-            hints.append(s[len("Hint:"):].strip())
+            hints.append(s[len("Hint:") :].strip())
         elif s.startswith("Developer debug context:"):
-            context = s[len("Developer debug context:"):].strip()
+            context = s[len("Developer debug context:") :].strip()
         elif s.startswith("For more details") or not s:
             continue
         elif explanation is None and not hints:
@@ -110,6 +110,8 @@ class GraphBreaksCollector:
             gb = parse_break("Graph Break Reason: " + frame.fail_reason)
             stack = getattr(ctx.exception, "real_stack", None)
             if stack and frame is failed[-1] and ctx.exception.__class__.__name__ == "Unsupported":
-                gb.user_stack = [StackFrame(filename=fs.filename, line=fs.lineno, name=fs.name, code=fs.line or None) for fs in stack]
+                gb.user_stack = [
+                    StackFrame(filename=fs.filename, line=fs.lineno, name=fs.name, code=fs.line or None) for fs in stack
+                ]
                 gb.filename, gb.line = gb.user_stack[-1].filename, gb.user_stack[-1].line
             frame.graph_breaks.append(gb)

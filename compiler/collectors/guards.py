@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .. import _compat
 from ..model import CompileReport, Guard
@@ -20,7 +21,6 @@ from ..model import CompileReport, Guard
 # caps the report keeps the first ones (tree order) and says so; TORCH_LOGS=guards prints all of them.
 MAX_GUARDS_PER_FRAME = 5000
 MAX_TREE_CHARS = 1_000_000
-
 
 
 def export_rows(guards: Any, limit: int | None = None) -> tuple[list[Guard], int]:
@@ -34,7 +34,7 @@ def export_rows(guards: Any, limit: int | None = None) -> tuple[list[Guard], int
         kinds = list(getattr(g, "guard_types", None) or [])
         try:
             builder = g.inner_create_fn().__name__
-        except Exception:  # create_fn is a partial or a lambda in some versions
+        except Exception:  # noqa: BLE001 - create_fn is a partial or a lambda in some versions
             builder = getattr(g.create_fn, "__name__", "GUARD")
         rows.append(
             Guard(
@@ -134,12 +134,20 @@ class GuardsCollector:
                         g.code = same_kind + [c for c in g.code if c not in same_kind]
             total = max(total, len(rows))
             if total > MAX_GUARDS_PER_FRAME:
-                report.diagnose("truncated", f"[{frame.compile_id}] {frame.code.name}: kept {MAX_GUARDS_PER_FRAME} of {total} guards; "
-                                "run with TORCH_LOGS=guards to print all of them", frame.compile_id)
+                report.diagnose(
+                    "truncated",
+                    f"[{frame.compile_id}] {frame.code.name}: kept {MAX_GUARDS_PER_FRAME} of {total} guards; "
+                    "run with TORCH_LOGS=guards to print all of them",
+                    frame.compile_id,
+                )
                 rows = rows[:MAX_GUARDS_PER_FRAME]
             if frame.guard_tree and len(frame.guard_tree) > MAX_TREE_CHARS:
                 cut = frame.guard_tree.rfind("\n", 0, MAX_TREE_CHARS)
-                report.diagnose("truncated", f"[{frame.compile_id}] {frame.code.name}: guard tree cut at {cut} of {len(frame.guard_tree)} characters; "
-                                "run with TORCH_LOGS=guards to print all of it", frame.compile_id)
+                report.diagnose(
+                    "truncated",
+                    f"[{frame.compile_id}] {frame.code.name}: guard tree cut at {cut} of {len(frame.guard_tree)} characters; "
+                    "run with TORCH_LOGS=guards to print all of it",
+                    frame.compile_id,
+                )
                 frame.guard_tree = frame.guard_tree[:cut] + "\n... (truncated)"
             frame.guards = rows

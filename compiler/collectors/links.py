@@ -82,10 +82,16 @@ class LinksCollector:
             frame.status = _status(frame, report)
             if frame.status == "error":
                 outcome = "the cell raised it (Dynamo's error, see the error line)" if raised else "Dynamo ran this frame eagerly"
-                report.diagnose("compile_failed", f"[{frame.compile_id}] {frame.code.name}: {frame.fail_type}: "
-                                f"{(frame.fail_reason or '').strip().splitlines()[0] if frame.fail_reason else ''} — {outcome}",
-                                frame.compile_id)
+                report.diagnose(
+                    "compile_failed",
+                    f"[{frame.compile_id}] {frame.code.name}: {frame.fail_type}: "
+                    f"{(frame.fail_reason or '').strip().splitlines()[0] if frame.fail_reason else ''} — {outcome}",
+                    frame.compile_id,
+                )
         for code in ctx.shared_codes:
-            report.diagnose("shared_cache", f"{code.co_name} ({code.co_filename}:{code.co_firstlineno}) also holds cache entries of your own "
-                            "torch.compile: yours were kept; the explorer's were invalidated after the run and, like any invalidated "
-                            "entry, still count toward recompile_limit")
+            report.diagnose(
+                "shared_cache",
+                f"{code.co_name} ({code.co_filename}:{code.co_firstlineno}) also holds cache entries of your own "
+                "torch.compile: yours were kept; the explorer's were invalidated after the run and, like any invalidated "
+                "entry, still count toward recompile_limit",
+            )

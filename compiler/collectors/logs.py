@@ -9,7 +9,8 @@ warning would make the run differ from ``torch.compile``'s.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..events import TorchLogDiverter, TorchWarningDiverter
 from ..model import CompileReport, LogRecord
@@ -21,11 +22,16 @@ class LogsCollector:
     @contextlib.contextmanager
     def install(self, ctx: Any) -> Iterator[None]:
         divert_warnings = ctx.program.scope != "calls"
-        with TorchLogDiverter() as diverter, (TorchWarningDiverter(diverter.records) if divert_warnings else contextlib.nullcontext()):
+        with (
+            TorchLogDiverter() as diverter,
+            TorchWarningDiverter(diverter.records) if divert_warnings else contextlib.nullcontext(),
+        ):
             try:
                 yield
             finally:
                 ctx.logs = diverter.records
 
     def finalize(self, ctx: Any, report: CompileReport) -> None:
-        report.logs = [LogRecord(level=r.level, logger=r.logger, message=r.message[:20000], compile_id=r.compile_id) for r in ctx.logs]
+        report.logs = [
+            LogRecord(level=r.level, logger=r.logger, message=r.message[:20000], compile_id=r.compile_id) for r in ctx.logs
+        ]

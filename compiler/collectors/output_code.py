@@ -48,4 +48,6 @@ class OutputCodeCollector:
             source = relocate(ev.payload, ran_from(report, ev.compile_id)) if "# File: " in ev.payload else ev.payload
             m = _AOT_ID.search(source)
             kind = m.group("kind") if m else "inference"
-            report.output_code.append(OutputCode(compile_id=ev.compile_id, kind=kind, source=source, kernels=split_kernels(source)))
+            report.output_code.append(
+                OutputCode(compile_id=ev.compile_id, kind=kind, source=source, kernels=split_kernels(source))
+            )

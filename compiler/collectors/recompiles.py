@@ -40,13 +40,21 @@ class RecompilesCollector:
     def finalize(self, ctx: Any, report: CompileReport) -> None:
         fallback = {str(m.compile_id): m.recompile_reason for m in ctx.metrics if m.recompile_reason}
         for frame in report.frames:
-            reasons = ctx.guard_failures.get(frame.compile_id) or ([fallback[frame.compile_id]] if frame.compile_id in fallback else [])
+            reasons = ctx.guard_failures.get(frame.compile_id) or (
+                [fallback[frame.compile_id]] if frame.compile_id in fallback else []
+            )
             frame.recompile_reasons.extend(split_reasons(reasons))
         for rec in ctx.logs:
             if "hit config.recompile_limit" in rec.message or "hit config.accumulated_recompile_limit" in rec.message:
-                report.diagnose("recompile_limit", rec.message.strip().splitlines()[0] + " — " + _function_of(rec.message), rec.compile_id)
+                report.diagnose(
+                    "recompile_limit", rec.message.strip().splitlines()[0] + " — " + _function_of(rec.message), rec.compile_id
+                )
 
 
 def _function_of(message: str) -> str:
     m = re.search(r"function: '([^']+)' \(([^)]*)\)", message)
-    return f"{m.group(1)} ({m.group(2)}) now runs without compiling; raise --recompile-limit or remove the cause" if m else "raise --recompile-limit or remove the cause"
+    return (
+        f"{m.group(1)} ({m.group(2)}) now runs without compiling; raise --recompile-limit or remove the cause"
+        if m
+        else "raise --recompile-limit or remove the cause"
+    )

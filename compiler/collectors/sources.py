@@ -23,7 +23,8 @@ import linecache
 import os
 import re
 import sys
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from .. import _compat
 from ..cell import is_user_file
@@ -62,8 +63,9 @@ class SourcesCollector:
                 report.sources.append(SourceFile(filename=name, label=label, kind="notebook-cell", excerpts=excerpts))
                 continue
             kind = "file" if is_user_file(name) else "library"
-            report.sources.append(SourceFile(filename=name, label=_path_label(name), kind=kind,
-                                             excerpts=_excerpts(name, spans.get(name, []))))
+            report.sources.append(
+                SourceFile(filename=name, label=_path_label(name), kind=kind, excerpts=_excerpts(name, spans.get(name, [])))
+            )
 
 
 def _named_files(report: CompileReport) -> list[str]:
@@ -104,9 +106,9 @@ def _function_span(filename: str, first: int, resume_name: str | None) -> tuple[
             start -= 1
         first = start
     try:
-        block = inspect.getblock(lines[first - 1:])
-    except Exception:  # tokenize errors on odd code: one screen
-        block = lines[first - 1:first + 29]
+        block = inspect.getblock(lines[first - 1 :])
+    except Exception:  # noqa: BLE001 - tokenize errors on odd code: one screen
+        block = lines[first - 1 : first + 29]
     return first, first + min(len(block), MAX_EXCERPT_LINES) - 1
 
 
@@ -118,7 +120,7 @@ def _excerpts(filename: str, spans: list[tuple[int, int]]) -> list[SourceExcerpt
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end])
-    return [SourceExcerpt(first_line=s, text="".join(lines[s - 1:e]).rstrip("\n")) for s, e in merged]
+    return [SourceExcerpt(first_line=s, text="".join(lines[s - 1 : e]).rstrip("\n")) for s, e in merged]
 
 
 @functools.lru_cache(maxsize=4)

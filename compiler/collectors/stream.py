@@ -8,7 +8,8 @@ code are read from it. This collector guarantees its handler is gone when the ru
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..model import CompileReport
 

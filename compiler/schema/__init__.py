@@ -18,9 +18,7 @@ from importlib import resources
 from typing import Any
 
 SCHEMA_FILE = "compile_report.v1.schema.json"
-SCHEMA: dict[str, Any] = json.loads(
-    resources.files(__name__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
-)
+SCHEMA: dict[str, Any] = json.loads(resources.files(__name__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8"))
 _META: dict[str, Any] = SCHEMA["x-dynamo-explorer"]  # version and MIME type, written once, in the schema file
 SCHEMA_VERSION: tuple[int, int] = (_META["version"]["major"], _META["version"]["minor"])
 MIME_TYPE: str = _META["mime_type"]

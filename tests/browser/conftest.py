@@ -18,7 +18,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import labserver  # noqa: E402
+import labserver
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 

@@ -15,6 +15,7 @@ Contents:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -133,17 +134,25 @@ class LabServer:
         )
         return env
 
-    def start(self, timeout: float = 90.0) -> "LabServer":
+    def start(self, timeout: float = 90.0) -> LabServer:
         self.root.mkdir(parents=True, exist_ok=True)
         cmd = [
-            sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
-            "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0", f"--port={self.port}",
-            f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={self.root}",
-            "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--allow-root",
+            "--ServerApp.ip=127.0.0.1",
+            "--ServerApp.port_retries=0",
+            f"--port={self.port}",
+            f"--IdentityProvider.token={self.token}",
+            f"--ServerApp.root_dir={self.root}",
+            "--LabApp.expose_app_in_browser=True",
+            "--LabApp.news_url=None",
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
             f"--MappingKernelManager.default_kernel_name={KERNEL}",
         ]
-        log = open(self.log_path, "wb")
+        log = open(self.log_path, "wb")  # noqa: SIM115 - the server writes to it until stop() closes it
         self.proc = subprocess.Popen(cmd, env=self._env(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -191,10 +200,8 @@ def _signal_alive(pids: list[int], sig: int) -> None:
     """Send ``sig`` to each pid still alive (one may exit in between)."""
     for pid in pids:
         if _alive(pid):
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
 
 
 def browser_missing() -> str | None:
@@ -216,10 +223,7 @@ def launch_chromium(playwright):
 def write_notebook(path: Path, cells: list[str]) -> Path:
     """A notebook of code cells for the private kernel."""
     nb = {
-        "cells": [
-            {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": src}
-            for src in cells
-        ],
+        "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": src} for src in cells],
         "metadata": {
             "kernelspec": {"name": KERNEL, "display_name": "Dynamo Explorer (browser tests)", "language": "python"},
             "language_info": {"name": "python"},

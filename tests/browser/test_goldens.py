@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 import labserver
+import pytest
 from labserver import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -28,11 +27,17 @@ def test_there_are_goldens():
 def _notebook(path, reports):
     cells = []
     for name, report in reports:
-        cells.append({
-            "cell_type": "code", "execution_count": None, "metadata": {}, "source": f"# {name}",
-            "outputs": [{"output_type": "display_data", "metadata": {},
-                         "data": {labserver.MIME: report, "text/plain": name}}],
-        })
+        cells.append(
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "metadata": {},
+                "source": f"# {name}",
+                "outputs": [
+                    {"output_type": "display_data", "metadata": {}, "data": {labserver.MIME: report, "text/plain": name}}
+                ],
+            }
+        )
     metadata = {
         "kernelspec": {"name": labserver.KERNEL, "display_name": "Dynamo Explorer (browser tests)", "language": "python"},
         "language_info": {"name": "python"},
@@ -48,7 +53,8 @@ def test_saved_outputs_render(lab, page):
     page.goto(f"{lab.url}/lab/tree/goldens.ipynb?token={lab.token}")
     page.wait_for_function(
         "n => document.querySelectorAll('.jp-DynamoExplorer[data-status=\"ready\"]').length === n",
-        arg=len(reports), timeout=120_000,
+        arg=len(reports),
+        timeout=120_000,
     )
     out = ARTIFACTS / "goldens"
     out.mkdir(parents=True, exist_ok=True)

@@ -8,10 +8,10 @@ artifacts/browser/.
 
 from __future__ import annotations
 
-import pytest
-
 import labserver
+import pytest
 from labserver import ARTIFACTS
+
 from tests.goldens.cases import TOY_EXAMPLE_CELL
 
 pytestmark = pytest.mark.browser

@@ -8,14 +8,13 @@ strings must be visible as text.
 
 from __future__ import annotations
 
-import pytest
-
 import labserver
+import pytest
 from labserver import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 
-HOSTILE = r'''%%dynamo --backend eager
+HOSTILE = r"""%%dynamo --backend eager
 import torch
 # <script>alert('comment')</script>
 KEY = "<img src=x onerror=\"document.title='pwned-key'\">"
@@ -27,7 +26,7 @@ def f(x, d):
 f.__code__ = f.__code__.replace(co_name="<img src=x onerror=alert('name')>")
 f(torch.ones(3), {KEY: torch.ones(3)})
 raise ValueError("<script>alert('exc')</script><img src=x onerror=\"document.title='pwned-exc'\">")
-'''
+"""
 
 ROOT = ".jp-DynamoExplorer"
 

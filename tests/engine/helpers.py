@@ -12,7 +12,9 @@ def run(source: str, ns: dict[str, Any] | None = None, **options: Any):
     options.setdefault("backend", "eager")
     result = run_cell(source, ns if ns is not None else {"__name__": "__main__"}, RunOptions(**options))
     validate_report(result.report)
-    assert not [d for d in result.report["diagnostics"] if d["kind"] in ("collector_failed", "schema_mismatch")], result.report["diagnostics"]
+    assert not [d for d in result.report["diagnostics"] if d["kind"] in ("collector_failed", "schema_mismatch")], result.report[
+        "diagnostics"
+    ]
     return result
 
 

@@ -24,16 +24,18 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_auto_compiles_the_callees_and_runs_construction_and_library_calls_plain():
-    src = ("import torch\n"
-           "class Net(torch.nn.Module):\n"
-           "    def __init__(self):\n        super().__init__()\n        self.l = torch.nn.Linear(4, 4)\n"
-           "    def forward(self, x):\n        return self.l(x).relu()\n"
-           "net = Net()\n"
-           "def step(x):\n    return net(x).sum()\n"
-           "x = torch.randn(2, 4)\n"
-           "loss = step(x)\n"
-           "out = net(x)\n"
-           "y = torch.randn(3).sin()\n")
+    src = (
+        "import torch\n"
+        "class Net(torch.nn.Module):\n"
+        "    def __init__(self):\n        super().__init__()\n        self.l = torch.nn.Linear(4, 4)\n"
+        "    def forward(self, x):\n        return self.l(x).relu()\n"
+        "net = Net()\n"
+        "def step(x):\n    return net(x).sum()\n"
+        "x = torch.randn(2, 4)\n"
+        "loss = step(x)\n"
+        "out = net(x)\n"
+        "y = torch.randn(3).sin()\n"
+    )
     rep = run(src).report
     assert rep["scope"] == "calls"
     compiled = {c["name"]: c for c in rep["callees"] if c["compiled"]}
@@ -59,18 +61,23 @@ def test_decorated_user_function_is_compiled():
 @pytest.mark.parametrize("choice", ["user", "all", "none"])
 def test_decompile_choice_decides_which_frames_get_source(choice):
     # the frame Dynamo starts on for nn.Sequential is torch's (library) code; f is the user's
-    src = ("import torch\nseq = torch.nn.Sequential(torch.nn.Linear(4, 4))\n"
-           "def f(x):\n    return x.cos() + 1\n"
-           "a = seq(torch.randn(2, 4))\nb = f(torch.randn(3))\n")
+    src = (
+        "import torch\nseq = torch.nn.Sequential(torch.nn.Linear(4, 4))\n"
+        "def f(x):\n    return x.cos() + 1\n"
+        "a = seq(torch.randn(2, 4))\nb = f(torch.randn(3))\n"
+    )
     rep = run(src, decompile=choice).report
     assert rep["options"]["decompile"] == choice
-    user, = (f for f in rep["frames"] if f["code"]["name"] == "f")
-    library, = (f for f in rep["frames"] if f["code"]["name"] != "f")
+    (user,) = (f for f in rep["frames"] if f["code"]["name"] == "f")
+    (library,) = (f for f in rep["frames"] if f["code"]["name"] != "f")
     assert "site-packages" in library["code"]["filename"] or "/torch/" in library["code"]["filename"]
     assert bool(library["decompiled_source"]) == (choice == "all")
     assert bool(user["decompiled_source"]) == (choice != "none")
     if choice == "user":
-        assert library["decompile_error"].startswith("not decompiled: library code") and "--decompile all" in library["decompile_error"]
+        assert (
+            library["decompile_error"].startswith("not decompiled: library code")
+            and "--decompile all" in library["decompile_error"]
+        )
     assert library["modified_bytecode"]  # the listing is always there
 
 
@@ -80,14 +87,16 @@ def test_unknown_decompile_choice_is_a_one_line_usage_error():
 
 
 def test_old_frames_scope_name_says_what_to_use():
-    with pytest.raises(UsageError, match="renamed: use --scope calls .* or --scope all-frames"):
+    with pytest.raises(UsageError, match=r"renamed: use --scope calls .* or --scope all-frames"):
         run_cell("x = 1\n", {}, RunOptions(backend="eager", scope="frames"))
 
 
 def test_closure_does_not_crash_the_frames_collector():
-    src = ("import torch\n"
-           "def foo(a, b):\n    x = a + b\n    def bar(d):\n        return x - d + 2\n    x += 1\n    return bar(a)\n"
-           "result = foo(torch.rand(10), torch.rand(10))\n")
+    src = (
+        "import torch\n"
+        "def foo(a, b):\n    x = a + b\n    def bar(d):\n        return x - d + 2\n    x += 1\n    return bar(a)\n"
+        "result = foo(torch.rand(10), torch.rand(10))\n"
+    )
     for backend in ("eager", "aot_eager"):
         rep = run(src, backend=backend).report
         assert frames_named(rep, "foo")
@@ -99,14 +108,16 @@ def test_decompile_of_code_with_an_unhashable_constant():
     def f():
         return 1
 
-    code = f.__code__.replace(co_consts=f.__code__.co_consts + ({"a": 1},))
+    code = f.__code__.replace(co_consts=(*f.__code__.co_consts, {"a": 1}))
     source, error = decompile(code)
     assert error is None and "return 1" in source
 
 
-TOY = ("import torch\n"
-       "def toy(a, b):\n    x = a / (torch.abs(a) + 1)\n    if b.sum() < 0:\n        b = b * -1\n    return x * b\n"
-       "for _ in range(4):\n    toy(torch.randn(10), torch.randn(10))\n")
+TOY = (
+    "import torch\n"
+    "def toy(a, b):\n    x = a / (torch.abs(a) + 1)\n    if b.sum() < 0:\n        b = b * -1\n    return x * b\n"
+    "for _ in range(4):\n    toy(torch.randn(10), torch.randn(10))\n"
+)
 
 
 def _helpers(ns):
@@ -123,7 +134,10 @@ def test_no_helper_globals_are_left_after_any_number_of_reruns():
 
 def test_rerun_of_code_the_user_also_compiled_reports_every_time_and_keeps_their_cache():
     ns = {"__name__": "__main__"}
-    exec("import torch\ndef g(x):\n    return x.cos() + 1\ncg = torch.compile(g, backend='eager')\nuser_out = cg(torch.ones(3))\n", ns)
+    exec(  # noqa: S102
+        "import torch\ndef g(x):\n    return x.cos() + 1\ncg = torch.compile(g, backend='eager')\nuser_out = cg(torch.ones(3))\n",
+        ns,
+    )
     code = ns["g"].__code__
     users = [e for e in cache_entries(code) if e.backend is not None]
     assert len(users) == 1
@@ -134,7 +148,8 @@ def test_rerun_of_code_the_user_also_compiled_reports_every_time_and_keeps_their
     assert [e for e in cache_entries(code) if e.backend is not None] == users  # the user's entry, only
     assert torch.equal(ns["cg"](torch.ones(3)), torch.ones(3).cos() + 1)
     assert _helpers({k: v for k, v in ns.items() if k not in ("__builtins__",)}) == sorted(
-        k for k in ns if k.startswith("__compiled_fn") and any(k in e.code.co_names for e in users))
+        k for k in ns if k.startswith("__compiled_fn") and any(k in e.code.co_names for e in users)
+    )
 
 
 def test_fullgraph_error_names_the_cell_not_an_eager_fallback():
@@ -146,8 +161,10 @@ def test_fullgraph_error_names_the_cell_not_an_eager_fallback():
 
 
 def test_fullgraph_keeps_the_code_and_the_graph_dynamo_traced_before_the_error():
-    src = ("import torch\ndef f(x):\n    y = x.sin() * 2\n    if y.sum() > 0:\n        y = y + 1\n    return y\n"
-           "out = f(torch.ones(3))\n")
+    src = (
+        "import torch\ndef f(x):\n    y = x.sin() * 2\n    if y.sum() > 0:\n        y = y + 1\n    return y\n"
+        "out = f(torch.ones(3))\n"
+    )
     result = run_cell(src, {"__name__": "__main__"}, RunOptions(backend="eager", fullgraph=True))
     rep = result.report
     validate_report(rep)
@@ -169,16 +186,21 @@ def test_cli_checks_the_json_path_before_running(tmp_path):
     marker = tmp_path / "ran"
     script = tmp_path / "s.py"
     script.write_text(f"open({str(marker)!r}, 'w').close()\n")
-    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "run", str(script), "--json", str(tmp_path / "missing" / "out.json")],
-                          cwd=REPO, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    proc = subprocess.run(
+        [sys.executable, "-m", "compiler.cli", "run", str(script), "--json", str(tmp_path / "missing" / "out.json")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     assert proc.returncode == 2 and not marker.exists()
     assert proc.stderr.count("\n") == 1 and "does not exist; create it or pick another --json path" in proc.stderr
 
 
 def test_empty_resume_frame_is_linked_to_its_parent():
-    src = ("import torch\n"
-           "def g(x):\n    n = x.sum().item()\n    if n > 0:\n        return 1\n    return x\n"
-           "out = g(torch.ones(3))\n")
+    src = (
+        "import torch\ndef g(x):\n    n = x.sum().item()\n    if n > 0:\n        return 1\n    return x\nout = g(torch.ones(3))\n"
+    )
     rep = run(src).report
     resumes = [f for f in rep["frames"] if f["code"]["is_resume"]]
     assert [f["status"] for f in resumes] == ["empty"], [f["code"]["name"] for f in rep["frames"]]

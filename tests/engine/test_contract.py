@@ -19,7 +19,9 @@ from compiler import MIME_TYPE, SCHEMA_VERSION, model
 from compiler.schema import SCHEMA
 
 REPO = Path(__file__).resolve().parents[2]
-CLASSES = [c for c in vars(model).values() if dataclasses.is_dataclass(c) and isinstance(c, type) and c.__module__ == model.__name__]
+CLASSES = [
+    c for c in vars(model).values() if dataclasses.is_dataclass(c) and isinstance(c, type) and c.__module__ == model.__name__
+]
 
 
 def _definition(name: str) -> dict:

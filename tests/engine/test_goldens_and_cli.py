@@ -45,8 +45,12 @@ def _cli(tmp_path, *args, script="import torch\ny = torch.ones(2) * 2\n"):
     path = tmp_path / "script.py"
     path.write_text(script)
     out = tmp_path / "out.json"
-    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "run", str(path), "--json", str(out), *args],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "compiler.cli", "run", str(path), "--json", str(out), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     return proc, out
 
 

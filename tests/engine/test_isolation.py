@@ -30,11 +30,18 @@ def _process_state():
         "torch_handlers": torch_handlers,
         "dynamo_config": torch._dynamo.config.get_config_copy(),
         "eval_frame_callback": torch._C._dynamo.eval_frame.get_eval_frame_callback(),
-        "graph_break_loggers": [(lg.level, lg.propagate, list(lg.handlers)) for lg in (
-            logging.getLogger("torch._dynamo.symbolic_convert.__graph_breaks"),
-            logging.getLogger("torch._dynamo.convert_frame.__graph_breaks"))],
+        "graph_break_loggers": [
+            (lg.level, lg.propagate, list(lg.handlers))
+            for lg in (
+                logging.getLogger("torch._dynamo.symbolic_convert.__graph_breaks"),
+                logging.getLogger("torch._dynamo.convert_frame.__graph_breaks"),
+            )
+        ],
         "graph_break_dedup": symbolic_convert.graph_break_dup_warning_checker,
-        "compile_callbacks": (list(torch._dynamo.callback_handler.start_callbacks), list(torch._dynamo.callback_handler.end_callbacks)),
+        "compile_callbacks": (
+            list(torch._dynamo.callback_handler.start_callbacks),
+            list(torch._dynamo.callback_handler.end_callbacks),
+        ),
         "compilation_metrics_limit": utils._compilation_metrics.maxlen,
         "gc_enabled": gc.isenabled(),
     }
@@ -59,7 +66,9 @@ def test_users_compiled_function_keeps_its_cache_and_nothing_is_left_installed()
 def test_keyboard_interrupt_still_removes_every_hook():
     before = _process_state()
     ns = {"__name__": "__main__"}
-    result = run_cell("import torch\ndef stop(x):\n    raise KeyboardInterrupt\nstop(torch.ones(1))\n", ns, RunOptions(backend="eager"))
+    result = run_cell(
+        "import torch\ndef stop(x):\n    raise KeyboardInterrupt\nstop(torch.ones(1))\n", ns, RunOptions(backend="eager")
+    )
     assert isinstance(result.exception, KeyboardInterrupt)
     assert _process_state() == before
 
@@ -70,7 +79,9 @@ def test_rerunning_a_cell_recaptures_its_frames():
     second = run("out = toy_example(torch.randn(10), torch.randn(10))\n", ns).report
     assert frames_named(first, "toy_example") and frames_named(second, "toy_example")
     (gb,) = frames_named(second, "toy_example")[0]["graph_breaks"]
-    assert gb["user_stack"] and gb["user_stack"][-1]["line"] == gb["line"]  # Dynamo logs a repeated break's stack once; we keep it
+    assert (
+        gb["user_stack"] and gb["user_stack"][-1]["line"] == gb["line"]
+    )  # Dynamo logs a repeated break's stack once; we keep it
     for _ in range(10):  # more runs than recompile_limit: the explorer's entries do not pile up
         again = run("out = toy_example(torch.randn(10), torch.randn(10))\n", ns).report
     assert frames_named(again, "toy_example")[0]["status"] == "graph_break"
@@ -122,10 +133,12 @@ def test_the_structured_trace_is_listened_to_only_while_an_aot_backend_compiles(
         return enter(self)
 
     monkeypatch.setattr(StructuredStream, "__enter__", spy)
-    cell = ("import torch._logging._internal as _internal\n"
-            "def f(x):\n    return (x * 2).sin()\n"
-            "y = f(torch.ones(3))\n"
-            "listeners = list(_internal.trace_log.handlers)\n")
+    cell = (
+        "import torch._logging._internal as _internal\n"
+        "def f(x):\n    return (x * 2).sin()\n"
+        "y = f(torch.ones(3))\n"
+        "listeners = list(_internal.trace_log.handlers)\n"
+    )
     for backend, windows in (("eager", 0), ("aot_eager", 1)):
         opened.clear()
         ns = {"__name__": "__main__", "torch": torch}

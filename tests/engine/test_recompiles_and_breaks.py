@@ -37,7 +37,7 @@ def test_item_break_has_explanation_and_hint():
 
 def test_sizes_8_16_32_recompile_then_dynamic_symbol_from_the_input_size():
     rep = run(CASES["dynamic_sizes"]["source"]).report
-    static, dynamic = frames_named(rep, "scaled_relu")
+    _static, dynamic = frames_named(rep, "scaled_relu")
     assert "size mismatch" in dynamic["recompile_reasons"][0]["reason"]
     (sym,) = [s for s in rep["symbols"] if s["compile_id"] == dynamic["compile_id"]]
     assert sym["source"] == "L['x'].size()[0]" and sym["value"] == "16" and sym["range"].startswith("[2")
@@ -51,7 +51,11 @@ def test_break_inside_an_inlined_callee_is_reported_with_the_full_stack():
     rep = run(src).report
     (outer,) = frames_named(rep, "outer")
     (brk,) = outer["graph_breaks"]
-    assert [(fs["name"], fs["line"]) for fs in brk["user_stack"]] == [("<module>", 10), ("outer", 8), ("inner", 4)]  # from the cell line that called outer
+    assert [(fs["name"], fs["line"]) for fs in brk["user_stack"]] == [
+        ("<module>", 10),
+        ("outer", 8),
+        ("inner", 4),
+    ]  # from the cell line that called outer
     assert frames_named(rep, "inner"), "the callee is compiled as a frame of its own after the break"
 
 

@@ -36,7 +36,8 @@ def test_toy_example_frames_breaks_guards_bytecode_and_graphs():
     assert {i["opname"] for i in toy["original_bytecode"]} >= {"LOAD_GLOBAL", "BINARY_OP", "RETURN_VALUE"}
     # depyf fails on this one (its stack model runs dry at a SWAP): one line says where, the listing stays
     assert toy["decompiled_source"] or re.fullmatch(
-        r"depyf \S+ cannot decompile this code: .*\b[A-Z_]+ \(offset \d+\).*", toy["decompile_error"])
+        r"depyf \S+ cannot decompile this code: .*\b[A-Z_]+ \(offset \d+\).*", toy["decompile_error"]
+    )
 
     resumes = [f for f in rep["frames"] if f["code"]["is_resume"]]
     assert len(resumes) == 2 and all(f["parent_compile_id"] == toy["compile_id"] for f in resumes)

@@ -21,19 +21,25 @@ from compiler import validate_report
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # Matrix products only: inductor calls extern mm kernels, so no C++ is built (~15 s for both runs).
-FUNCTION = '''def step(x, w):
+FUNCTION = """def step(x, w):
     h = x @ w
     h = h @ w.t()
     return h @ w
-'''
+"""
 CALL = "step(torch.randn(4, 8), torch.randn(8, 8))\n"
 
 
 def _run(script: pathlib.Path, cache: pathlib.Path) -> dict:
     out = script.with_suffix(".json")
     env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "run", str(script), "--backend", "inductor",
-                           "--json", str(out)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "compiler.cli", "run", str(script), "--backend", "inductor", "--json", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     report = json.loads(out.read_text())
     validate_report(report)
@@ -62,7 +68,7 @@ def _aot_graphs(report: dict) -> list[dict]:
 
 
 def test_second_run_hits_the_cache(runs):
-    first, cold, second, warm = runs
+    first, cold, _second, warm = runs
     assert cold["dynamo_counters"]["aot_autograd"].get("autograd_cache_saved") == 1
     assert warm["dynamo_counters"]["aot_autograd"].get("autograd_cache_hit") == 1
     assert "autograd_cache_miss" not in warm["dynamo_counters"]["aot_autograd"]
@@ -87,13 +93,17 @@ def test_relocate_matches_by_code_and_leaves_what_it_cannot_place():
     from compiler.collectors.aot_graphs import relocate
 
     here = {("/new.py", 10): ("x = x + 1", "g"), ("/new.py", 11): ("x = x + 1", "g"), ("/new.py", 12): ("return x", "g")}
-    text = ("# File: /old.py:3 in f, code: x = x + 1\n"
-            "# File: /old.py:4 in f, code: x = x + 1\n"
-            "# File: /old.py:5 in f, code: return x\n"
-            "# File: /elsewhere.py:7 in h, code: y = 1\n")  # no code of this run says that: kept
-    assert relocate(text, here) == ("# File: /new.py:10 in g, code: x = x + 1\n"
-                                    "# File: /new.py:11 in g, code: x = x + 1\n"
-                                    "# File: /new.py:12 in g, code: return x\n"
-                                    "# File: /elsewhere.py:7 in h, code: y = 1\n")
+    text = (
+        "# File: /old.py:3 in f, code: x = x + 1\n"
+        "# File: /old.py:4 in f, code: x = x + 1\n"
+        "# File: /old.py:5 in f, code: return x\n"
+        "# File: /elsewhere.py:7 in h, code: y = 1\n"
+    )  # no code of this run says that: kept
+    assert relocate(text, here) == (
+        "# File: /new.py:10 in g, code: x = x + 1\n"
+        "# File: /new.py:11 in g, code: x = x + 1\n"
+        "# File: /new.py:12 in g, code: return x\n"
+        "# File: /elsewhere.py:7 in h, code: y = 1\n"
+    )
     fresh = "# File: /new.py:12 in g, code: return x\n"
     assert relocate(fresh, here) is fresh

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-TOY_EXAMPLE = '''import torch
+TOY_EXAMPLE = """import torch
 
 torch.manual_seed(0)
 
@@ -21,7 +21,7 @@ def toy_example(a, b):
 
 for _ in range(5):
     out = toy_example(torch.randn(10), torch.randn(10))
-'''
+"""
 
 # The toy_example as typed in a notebook cell: line N of it is notebook line N (the magic is line 1).
 TOY_EXAMPLE_CELL = "%%dynamo\n" + TOY_EXAMPLE
@@ -93,18 +93,20 @@ def skeleton(report: dict[str, Any]) -> dict[str, Any]:
     """What must stay the same across runs and machines: structure, names, lines, kinds."""
     frames = []
     for f in report["frames"]:
-        frames.append({
-            "compile_id": f["compile_id"],
-            "status": f["status"],
-            "name": f["code"]["name"],
-            "in_cell": f["code"]["in_cell"],
-            "is_resume": f["code"]["is_resume"],
-            "parent": f["parent_compile_id"],
-            "breaks": [[b["gb_id"], b["gb_type"], b["line"]] for b in f["graph_breaks"]],
-            "guards": sorted({f"{g['type']} {g['source']}" for g in f["guards"] if g["source"].startswith(("L[", "G["))}),
-            "recompiles": [r["failed_compile_id"] for r in f["recompile_reasons"]],
-            "graph_kinds": [report["graphs"][g]["kind"] for g in f["graph_ids"]],
-        })
+        frames.append(
+            {
+                "compile_id": f["compile_id"],
+                "status": f["status"],
+                "name": f["code"]["name"],
+                "in_cell": f["code"]["in_cell"],
+                "is_resume": f["code"]["is_resume"],
+                "parent": f["parent_compile_id"],
+                "breaks": [[b["gb_id"], b["gb_type"], b["line"]] for b in f["graph_breaks"]],
+                "guards": sorted({f"{g['type']} {g['source']}" for g in f["guards"] if g["source"].startswith(("L[", "G["))}),
+                "recompiles": [r["failed_compile_id"] for r in f["recompile_reasons"]],
+                "graph_kinds": [report["graphs"][g]["kind"] for g in f["graph_ids"]],
+            }
+        )
     graphs = [[g["compile_id"], g["kind"], [n["op"] for n in g["nodes"]]] for g in report["graphs"] if g["kind"] == "dynamo"]
     return {
         "scope": report["scope"],

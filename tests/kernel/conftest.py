@@ -14,7 +14,6 @@ import os
 import sys
 
 import pytest
-
 from kernel_nb import REPO
 
 KERNEL = "dynamo-explorer-test"

@@ -43,8 +43,14 @@ def execute(cells, kernel_name: str, timeout: int = 600, nb=None):
     def keep_reply(cell, cell_index, execute_reply):
         cell.metadata["reply"] = execute_reply["content"]
 
-    client = NotebookClient(nb, kernel_name=kernel_name, timeout=timeout, allow_errors=False,
-                            resources={"metadata": {"path": str(REPO)}}, on_cell_executed=keep_reply)
+    client = NotebookClient(
+        nb,
+        kernel_name=kernel_name,
+        timeout=timeout,
+        allow_errors=False,
+        resources={"metadata": {"path": str(REPO)}},
+        on_cell_executed=keep_reply,
+    )
     client.execute()
     return nb
 

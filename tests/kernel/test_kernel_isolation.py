@@ -10,12 +10,11 @@ varied %%dynamo cells (breaks, recompiles, errors, options), and compares.
 from __future__ import annotations
 
 import pytest
-
 from kernel_nb import cell, code, execute, last_json, reports
 
 pytestmark = pytest.mark.kernel
 
-SETUP = '''%load_ext kernel_ext
+SETUP = """%load_ext kernel_ext
 import json, logging, sys, threading, warnings
 import ipywidgets, torch
 import torch._dynamo.convert_frame as convert_frame
@@ -54,7 +53,7 @@ def snapshot():
         "ipython": ({k: list(v) for k, v in ip.events.callbacks.items()}, list(ip.ast_transformers),
                     list(ip.input_transformers_post)),
     }
-'''
+"""
 
 WARMUP = "%%dynamo --backend eager\ndef warm(t):\n    return t.exp()\nwarm(torch.ones(2))\n"
 
@@ -84,7 +83,7 @@ RUNS = [
 ]
 RAISING = {5, 6, 17, 18}
 
-CHECK = '''after = snapshot()
+CHECK = """after = snapshot()
 diff = sorted(k for k in before if k != "loggers" and before[k] != after[k])
 for name, state in after["loggers"].items():
     old = before["loggers"].get(name)
@@ -95,7 +94,7 @@ user_compiled(torch.ones(3))
 now_codes = [e.code for e in _debug_get_cache_entry_list(user_fn.__code__)]
 print(json.dumps({"diff": diff, "user_cache_kept": all(any(c is n for n in now_codes) for c in user_codes),
                   "user_entries": len(user_codes), "recompiled": counters["frames"]["total"] - frames_before}))
-'''
+"""
 
 
 @pytest.fixture(scope="module")

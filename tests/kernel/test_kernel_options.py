@@ -10,12 +10,11 @@ import json
 import re
 
 import pytest
-
 from kernel_nb import MIME, cell, code, error, execute, last_json, outputs, reports, result, stream
 
 pytestmark = pytest.mark.kernel
 
-FACTS = '''
+FACTS = """
 def facts(rep):
     return {
         "options": rep["options"], "backend": rep["backend"], "scope": rep["scope"],
@@ -27,27 +26,27 @@ def facts(rep):
         "recompile_reasons": [r["reason"] for f in rep["frames"] for r in f["recompile_reasons"]],
         "output_code": len(rep["output_code"]), "error": rep["error"],
     }
-'''
+"""
 
 CELLS = {
     "backend": "%%dynamo --backend aot_eager --out r_backend\n"
-               "def f_aot(t):\n    return (t * 2).relu()\nf_aot(torch.randn(4, requires_grad=True)).sum().backward()\n",
+    "def f_aot(t):\n    return (t * 2).relu()\nf_aot(torch.randn(4, requires_grad=True)).sum().backward()\n",
     "mode": "%%dynamo --mode reduce-overhead --out r_mode\nm = torch.ones(8).sin() + 1\n",
     "dynamic": "%%dynamo --backend eager --dynamic --out r_dynamic\n"
-               "def f_dyn(t):\n    return t * 2\nfor n in (8, 16):\n    f_dyn(torch.ones(n))\n",
+    "def f_dyn(t):\n    return t * 2\nfor n in (8, 16):\n    f_dyn(torch.ones(n))\n",
     "no_dynamic": "%%dynamo --backend eager --no-dynamic --out r_no_dynamic\n"
-                  "def f_static(t):\n    return t * 2\nfor n in (8, 16, 32):\n    f_static(torch.ones(n))\n",
+    "def f_static(t):\n    return t * 2\nfor n in (8, 16, 32):\n    f_static(torch.ones(n))\n",
     "fullgraph": "%%dynamo --backend eager --fullgraph --out r_fullgraph\n"
-                 'def f_full(t):\n    print("inside")\n    return t + 1\nbefore_full = 1\nf_full(torch.ones(2))\n',
+    'def f_full(t):\n    print("inside")\n    return t + 1\nbefore_full = 1\nf_full(torch.ones(2))\n',
     "scope_cell": "%%dynamo --backend eager --scope cell --out r_scope_cell\nc1 = torch.ones(3)\nc2 = c1 * 2\n",
     "scope_frames": "%%dynamo --backend eager --scope all-frames --out r_scope_frames\n"
-                    "def f_fr(t):\n    return t + 1\nfr = f_fr(torch.ones(2))\n",
+    "def f_fr(t):\n    return t + 1\nfr = f_fr(torch.ones(2))\n",
     "scope_auto": "%%dynamo --backend eager --out r_scope_auto\na1 = torch.ones(3) * 3\n",
     "recompile_limit": "%%dynamo --backend eager --no-dynamic --recompile-limit 2 --out r_recompile_limit\n"
-                       "def f_lim(t):\n    return t * 3\nfor n in range(1, 6):\n    f_lim(torch.ones(n))\n",
+    "def f_lim(t):\n    return t * 3\nfor n in range(1, 6):\n    f_lim(torch.ones(n))\n",
     "quiet": "%%dynamo --backend eager --quiet --out r_quiet\nqv = torch.ones(2) * 5\nqv.sum()\n",
     "strict_fails": "%%dynamo --backend eager --no-dynamic --recompile-limit 1 --strict --out r_strict_fails\n"
-                    "def f_st(t):\n    return t - 1\nfor n in (2, 3, 4):\n    f_st(torch.ones(n))\n",
+    "def f_st(t):\n    return t - 1\nfor n in (2, 3, 4):\n    f_st(torch.ones(n))\n",
     "strict_clean": "%%dynamo --backend eager --strict --out r_strict_clean\nclean = torch.ones(2) + 1\nclean\n",
 }
 RAISES = {"fullgraph", "strict_fails"}
@@ -57,9 +56,14 @@ RAISES = {"fullgraph", "strict_fails"}
 def nb(kernel_name):
     cells = [code("%load_ext kernel_ext\nimport json, torch\n" + FACTS, name="setup")]
     cells += [code(src, name=name, raises=name in RAISES) for name, src in CELLS.items()]
-    cells.append(code("print(json.dumps({name[2:]: facts(value) for name, value in sorted(globals().items())"
-                      " if name.startswith('r_')}))\n"
-                      "print(json.dumps({'before_full': before_full, 'qv': qv.tolist()}))", name="facts"))
+    cells.append(
+        code(
+            "print(json.dumps({name[2:]: facts(value) for name, value in sorted(globals().items())"
+            " if name.startswith('r_')}))\n"
+            "print(json.dumps({'before_full': before_full, 'qv': qv.tolist()}))",
+            name="facts",
+        )
+    )
     return execute(cells, kernel_name)
 
 

@@ -11,7 +11,6 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-
 from kernel_nb import MIME, cell, code, error, execute, last_json, outputs, reports, result, stream
 
 from tests.goldens.cases import TOY_EXAMPLE_CELL, line_of
@@ -51,12 +50,17 @@ def _cells():
         code("%%dynamo?", name="help"),
         code(TOY, name="toy"),
         code('print(json.dumps({"out": type(out).__name__, "shape": list(out.shape)}))', name="toy_check"),
-        code('%%dynamo --backend eager\nprint("first")\nx = torch.ones(3) * 2\nprint("second", int(x.sum()))\nx + 1\n',
-             name="print_order"),
+        code(
+            '%%dynamo --backend eager\nprint("first")\nx = torch.ones(3) * 2\nprint("second", int(x.sum()))\nx + 1\n',
+            name="print_order",
+        ),
         code('print(json.dumps({"x": x.tolist(), "toy": "toy_example" in globals()}))', name="namespace"),
         code("%%dynamo --backend eager\ny = torch.ones(2)\ny.sum();\n", name="semicolon"),
-        code('%%dynamo --backend eager\np = torch.ones(2)\nq = p * 3\nraise ValueError("boom on line 4")\n',
-             name="raises", raises=True),
+        code(
+            '%%dynamo --backend eager\np = torch.ones(2)\nq = p * 3\nraise ValueError("boom on line 4")\n',
+            name="raises",
+            raises=True,
+        ),
         code('print(json.dumps({"p": p.tolist(), "q": q.tolist()}))', name="raises_check"),
         code("%%dynamo --backend eager\nnot_run_syntax = 1\nz = (\n", name="syntax", raises=True),
         code("%%dynamo --backend eager\nfrom math import *\nr = pi\n", name="star", raises=True),
@@ -67,15 +71,21 @@ def _cells():
         code("print(json.dumps(sorted(n for n in globals() if n.startswith('not_run'))))", name="not_run_check"),
         code(XSS_CELL, name="xss", raises=True),
         code("%%dynamo --backend eager --out rep\ndef g(t):\n    return t.sin() + 1\ng(torch.ones(3))\n", name="out"),
-        code("from compiler import validate_report\nvalidate_report(rep)\n"
-             'print(json.dumps({"type": type(rep).__name__, "dict": isinstance(rep, dict), "backend": rep["backend"],'
-             ' "frames": [f["code"]["name"] for f in rep["frames"]], "repr": repr(rep)}))', name="out_check"),
+        code(
+            "from compiler import validate_report\nvalidate_report(rep)\n"
+            'print(json.dumps({"type": type(rep).__name__, "dict": isinstance(rep, dict), "backend": rep["backend"],'
+            ' "frames": [f["code"]["name"] for f in rep["frames"]], "repr": repr(rep)}))',
+            name="out_check",
+        ),
         code("rep", name="out_display"),
         code("def shared(t):\n    return t.cos() * 2\n", name="shared_def"),
         code(SHARED_RUN, name="shared_1"),
         code(SHARED_RUN, name="shared_2"),
-        code("%%dynamo --backend eager\ndef item_break(t):\n    n = t.sum().item()\n    return t * n\n"
-             'print("user stderr line", file=sys.stderr)\nitem_break(torch.ones(3))\n', name="stderr"),
+        code(
+            "%%dynamo --backend eager\ndef item_break(t):\n    n = t.sum().item()\n    return t * n\n"
+            'print("user stderr line", file=sys.stderr)\nitem_break(torch.ones(3))\n',
+            name="stderr",
+        ),
     ]
     return cells
 
@@ -137,8 +147,19 @@ def test_help_lists_every_option_with_an_example(nb):
     assert pages, reply
     text = _plain(pages[0])
     assert "%%dynamo [--backend NAME]" in text
-    for option in ("--backend", "--mode", "--dynamic", "--no-dynamic", "--fullgraph", "--scope",
-                   "--recompile-limit", "--decompile", "--out", "--quiet", "--strict"):
+    for option in (
+        "--backend",
+        "--mode",
+        "--dynamic",
+        "--no-dynamic",
+        "--fullgraph",
+        "--scope",
+        "--recompile-limit",
+        "--decompile",
+        "--out",
+        "--quiet",
+        "--strict",
+    ):
         assert f"Example: %%dynamo {option}" in " ".join(text.split()), option
 
 
@@ -231,9 +252,9 @@ def test_user_strings_are_escaped_in_html(nb):
     assert not parser.tags & {"script", "img", "iframe", "object"}, parser.tags
     assert not [a for a in parser.attrs if a.startswith("on")], parser.attrs
     html = data["text/html"]
-    assert "&lt;img src=x onerror=alert(&#x27;name&#x27;)&gt;" in html          # a frame's name
-    assert "&lt;script&gt;alert(&#x27;code&#x27;)&lt;/script&gt;" in html       # a string in code
-    assert "&lt;script&gt;alert(&#x27;message&#x27;)&lt;/script&gt;" in html    # the exception message
+    assert "&lt;img src=x onerror=alert(&#x27;name&#x27;)&gt;" in html  # a frame's name
+    assert "&lt;script&gt;alert(&#x27;code&#x27;)&lt;/script&gt;" in html  # a string in code
+    assert "&lt;script&gt;alert(&#x27;message&#x27;)&lt;/script&gt;" in html  # the exception message
     names = [f["code"]["name"] for f in data[MIME]["frames"]]
     assert "<img src=x onerror=alert('name')>" in names
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import nbformat
 import pytest
-
 from kernel_nb import MIME, REPO, execute, outputs, reports
 
 pytestmark = pytest.mark.kernel

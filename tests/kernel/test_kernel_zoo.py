@@ -10,12 +10,11 @@ through its streams) where the script process does not (tests/zoo/compare.py).
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
-
 from kernel_nb import cell, code, execute, last_json
+
 from tests.zoo.compare import differences
 from tests.zoo.harness import SCRIPTS, expected_callee, reference, script_path
 
@@ -41,7 +40,11 @@ def _as_script(report: dict, script: str) -> dict:
 
     def counted(key: str) -> str:  # resumes Dynamo counted, compiled or not
         m = re.fullmatch(r"torch_dynamo_resume_in_(\w+)_at_(\d+)", key)
-        return f"torch_dynamo_resume_in_{m.group(1)}_at_{int(m.group(2)) - 1}" if m and m.group(1) in cell_fns else renamed.get(key, key)
+        return (
+            f"torch_dynamo_resume_in_{m.group(1)}_at_{int(m.group(2)) - 1}"
+            if m and m.group(1) in cell_fns
+            else renamed.get(key, key)
+        )
 
     resumes = report["dynamo_counters"].get("resumes", {})
     report["dynamo_counters"]["resumes"] = {counted(k): v for k, v in resumes.items()}
@@ -52,11 +55,14 @@ def _as_script(report: dict, script: str) -> dict:
 @pytest.mark.parametrize("name", SCRIPTS)
 def test_kernel_report_equals_torch_compile(name, kernel_name):
     path = script_path(name)
-    nb = execute([
-        code("%load_ext kernel_ext"),
-        code("%%dynamo --backend eager --quiet --out rep\n" + path.read_text(), name="run"),
-        code("import json\nprint(json.dumps(rep))", name="dump"),
-    ], kernel_name)
+    nb = execute(
+        [
+            code("%load_ext kernel_ext"),
+            code("%%dynamo --backend eager --quiet --out rep\n" + path.read_text(), name="run"),
+            code("import json\nprint(json.dumps(rep))", name="dump"),
+        ],
+        kernel_name,
+    )
     report = last_json(cell(nb, "dump"))
     assert not any(o.output_type == "error" for o in cell(nb, "run").outputs)
     assert [d for d in report["diagnostics"] if d["kind"] in ("collector_failed", "schema_mismatch")] == []

@@ -10,7 +10,6 @@ import sys
 from html.parser import HTMLParser
 
 import pytest
-
 from kernel_nb import REPO
 
 torch = pytest.importorskip("torch")
@@ -50,17 +49,19 @@ def _page(html: str) -> _Page:
 
 
 def test_html_escapes_user_strings_everywhere():
-    source = (f"\ndef f(t):\n    s = {XSS!r}\n    return t * len(s)\n"
-              f"f.__code__ = f.__code__.replace(co_name={XSS!r}, co_qualname={XSS!r})\n"
-              f"f(torch.ones(2))\nraise ValueError({XSS!r})\n")
+    source = (
+        f"\ndef f(t):\n    s = {XSS!r}\n    return t * len(s)\n"
+        f"f.__code__ = f.__code__.replace(co_name={XSS!r}, co_qualname={XSS!r})\n"
+        f"f(torch.ones(2))\nraise ValueError({XSS!r})\n"
+    )
     report = _run(source)
     assert report["error"]["message"] == XSS
     page = _page(render(report))
     assert not {"script", "img"} & set(page.tags)
     assert not [a for a in page.attrs if a.startswith("on")]
     text = "".join(page.text)
-    assert XSS in text                                   # the exception message, shown as text
-    assert f"'{XSS}'" in text                            # the constant in the bytecode
+    assert XSS in text  # the exception message, shown as text
+    assert f"'{XSS}'" in text  # the constant in the bytecode
     assert any(f["code"]["name"] == XSS for f in report["frames"])
 
 
@@ -74,12 +75,24 @@ def test_html_needs_no_script_and_links_only_http():
 
 
 def test_html_has_every_pane():
-    report = _run("\ndef f(a, b):\n    x = a / (torch.abs(a) + 1)\n    if b.sum() < 0:\n        b = b * -1\n"
-                  "    return x * b\nfor _ in range(20):\n    f(torch.randn(10), torch.randn(10))\n")
+    report = _run(
+        "\ndef f(a, b):\n    x = a / (torch.abs(a) + 1)\n    if b.sum() < 0:\n        b = b * -1\n"
+        "    return x * b\nfor _ in range(20):\n    f(torch.randn(10), torch.randn(10))\n"
+    )
     html = render(report)
-    for needle in ("Frames (", "Original bytecode", "Modified bytecode", "Guards (", "graph break",
-                   "line 4: <code>if b.sum() &lt; 0:</code>", "<b>graph ", "placeholder", "call_function",
-                   "var(--jp-", "<details"):
+    for needle in (
+        "Frames (",
+        "Original bytecode",
+        "Modified bytecode",
+        "Guards (",
+        "graph break",
+        "line 4: <code>if b.sum() &lt; 0:</code>",
+        "<b>graph ",
+        "placeholder",
+        "call_function",
+        "var(--jp-",
+        "<details",
+    ):
         assert needle in html, needle
     for frame in report["frames"]:
         assert f"[{frame['compile_id']}]" in html
@@ -98,8 +111,9 @@ def test_code_of_an_earlier_cell_is_shown_and_named_in_ipython_style():
 
 
 def test_aot_graphs_and_output_code_sit_behind_details():
-    report = run_cell("\ny = torch.ones(4).sin() + 1\n", {"torch": torch}, RunOptions(backend="inductor"),
-                      filename="<static-html-inductor>").report
+    report = run_cell(
+        "\ny = torch.ones(4).sin() + 1\n", {"torch": torch}, RunOptions(backend="inductor"), filename="<static-html-inductor>"
+    ).report
     assert report["output_code"], report["diagnostics"]
     html = render(report)
     assert "<h4>Inductor output code</h4><details><summary>" in html
@@ -135,6 +149,17 @@ def test_help_has_an_example_for_every_option():
 
     doc = " ".join(DynamoMagics.dynamo.__doc__.split())
     assert doc.startswith(":: %%dynamo [--backend NAME]")
-    for option in ("--backend", "--mode", "--dynamic", "--no-dynamic", "--fullgraph", "--scope",
-                   "--recompile-limit", "--decompile", "--out", "--quiet", "--strict"):
+    for option in (
+        "--backend",
+        "--mode",
+        "--dynamic",
+        "--no-dynamic",
+        "--fullgraph",
+        "--scope",
+        "--recompile-limit",
+        "--decompile",
+        "--out",
+        "--quiet",
+        "--strict",
+    ):
         assert f"Example: %%dynamo {option}" in doc, option

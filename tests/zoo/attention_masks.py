@@ -1,5 +1,6 @@
 # torch.compile: encode
 """torch.nn.TransformerEncoder with causal and padding masks, and a data-dependent length check."""
+
 import torch
 from torch import nn
 

@@ -1,11 +1,19 @@
 # torch.compile: train_step
 """BERT (transformers, random weights, tiny config): sequence classification training steps with AdamW."""
+
 import torch
 from transformers import BertConfig, BertForSequenceClassification
 
 torch.manual_seed(0)
-config = BertConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64,
-                    vocab_size=128, max_position_embeddings=64, num_labels=3)
+config = BertConfig(
+    hidden_size=32,
+    num_hidden_layers=2,
+    num_attention_heads=2,
+    intermediate_size=64,
+    vocab_size=128,
+    max_position_embeddings=64,
+    num_labels=3,
+)
 model = BertForSequenceClassification(config).train()
 opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
 

@@ -17,11 +17,18 @@ COUNTERS = ("frames", "graph_break", "resumes")
 def summary(report: dict[str, Any]) -> dict[str, Any]:
     frames = [[f["compile_id"], f["code"]["name"]] for f in report["frames"]]
     script = report["cell"]["filename"]
-    breaks = [[b["gb_id"], b["filename"], b["line"], sorted({s["line"] for s in b["user_stack"] if s["filename"] == script})]
-              for f in report["frames"] for b in f["graph_breaks"]]
+    breaks = [
+        [b["gb_id"], b["filename"], b["line"], sorted({s["line"] for s in b["user_stack"] if s["filename"] == script})]
+        for f in report["frames"]
+        for b in f["graph_breaks"]
+    ]
     graphs = sum(1 for g in report["graphs"] if g["kind"] == "dynamo")
-    return {"frames": frames, "graphs": graphs, "breaks": breaks,
-            "recompiles": sum(1 for cid, _ in frames if not cid.endswith("/0"))}
+    return {
+        "frames": frames,
+        "graphs": graphs,
+        "breaks": breaks,
+        "recompiles": sum(1 for cid, _ in frames if not cid.endswith("/0")),
+    }
 
 
 def differences(report: dict[str, Any], reference: dict[str, Any], host_frames: bool = True) -> list[str]:
@@ -36,11 +43,14 @@ def differences(report: dict[str, Any], reference: dict[str, Any], host_frames: 
     ref_graphs = reference["counters"].get("stats", {}).get("unique_graphs", 0)
     if mine["graphs"] != ref_graphs:
         out.append(f"graphs: report {mine['graphs']} != torch.compile stats.unique_graphs {ref_graphs}")
+
     def key(b: list) -> tuple:  # (GB id, file, line, the script's lines on the break's user stack)
         return b[0], b[1], b[2], tuple(b[3])
 
     if Counter(map(key, mine["breaks"])) != Counter(map(key, reference["breaks"])):
-        out.append(f"graph breaks: report {sorted(map(key, mine['breaks']))} != torch.compile {sorted(map(key, reference['breaks']))}")
+        out.append(
+            f"graph breaks: report {sorted(map(key, mine['breaks']))} != torch.compile {sorted(map(key, reference['breaks']))}"
+        )
     counters = report.get("dynamo_counters", {})
     for cat in COUNTERS:
         if cat == "frames" and not host_frames:

@@ -1,5 +1,6 @@
 # torch.compile: step
 """A small ResNet-style convnet (BatchNorm, residual blocks): SGD training steps, then eval."""
+
 import torch
 from torch import nn
 

@@ -1,5 +1,6 @@
 # torch.compile: gen
 """GPT-2 (transformers, random weights, tiny config): greedy generate() of 4 tokens."""
+
 import torch
 from transformers import GPT2Config, GPT2LMHeadModel
 

@@ -20,7 +20,11 @@ from .reference import declared
 
 ZOO = Path(__file__).resolve().parent
 REPO = ZOO.parents[1]
-SCRIPTS = sorted(p.stem for p in ZOO.glob("*.py") if p.stem not in {"__init__", "conftest", "reference", "compare", "harness"} and not p.stem.startswith("test_"))
+SCRIPTS = sorted(
+    p.stem
+    for p in ZOO.glob("*.py")
+    if p.stem not in {"__init__", "conftest", "reference", "compare", "harness"} and not p.stem.startswith("test_")
+)
 
 
 def script_path(name: str) -> Path:
@@ -42,14 +46,20 @@ def expected_callee(name: str) -> str:
     return m.group(1) if m else declared(source)[0]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def reference(name: str, backend: str = "eager", inductor_cache: str | None = None) -> dict:
     """``inductor_cache``: the TORCHINDUCTOR_CACHE_DIR to run with (a warm one, to compare with runs that
     hit it: a cold inductor compile runs more frames under Dynamo than a cache hit does)."""
     environ = env() if inductor_cache is None else {**env(), "TORCHINDUCTOR_CACHE_DIR": inductor_cache}
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "ref.json"
-        proc = subprocess.run([sys.executable, "-m", "tests.zoo.reference", str(script_path(name)), backend, str(out)],
-                              cwd=REPO, env=environ, capture_output=True, text=True, timeout=900)
+        proc = subprocess.run(
+            [sys.executable, "-m", "tests.zoo.reference", str(script_path(name)), backend, str(out)],
+            cwd=REPO,
+            env=environ,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
         assert proc.returncode == 0, f"plain torch.compile run of {name} failed:\n{proc.stderr[-3000:]}"
         return json.loads(out.read_text())

@@ -1,6 +1,7 @@
 # torch.compile: layers = [torch.compile(layer, backend=BACKEND) for layer in layers]
 # callee: layer
 """A loop over layers at the cell's top level: each call of a layer is compiled, as torch.compile(layer) would."""
+
 import torch
 from torch import nn
 

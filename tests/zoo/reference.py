@@ -67,7 +67,6 @@ def _binds(node: ast.stmt) -> set[str]:
 
 def run(path: str, backend: str, observe: bool = True) -> dict:
     """Run the script with the wrap in this process; return Dynamo's own numbers."""
-    import torch
     from torch._dynamo import utils
 
     path = os.path.abspath(path)

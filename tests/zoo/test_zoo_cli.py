@@ -24,8 +24,14 @@ from .harness import REPO, SCRIPTS, env, expected_callee, reference, script_path
 @pytest.mark.parametrize("name", SCRIPTS)
 def test_cli_report_equals_torch_compile(name, tmp_path):
     out = tmp_path / "report.json"
-    proc = subprocess.run([sys.executable, "-m", "compiler.cli", "run", str(script_path(name)), "--backend", "eager", "--json", str(out)],
-                          cwd=REPO, env=env(), capture_output=True, text=True, timeout=900)
+    proc = subprocess.run(
+        [sys.executable, "-m", "compiler.cli", "run", str(script_path(name)), "--backend", "eager", "--json", str(out)],
+        cwd=REPO,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     report = json.loads(out.read_text())
     validate_report(report)
