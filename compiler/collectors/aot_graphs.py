@@ -212,7 +212,15 @@ def parse_readable(text: str) -> list[Node]:
         )
     by_name = {n.name: n for n in nodes}
     for n in nodes:
-        for ident in dict.fromkeys(aliases.get(i, i) for i in _IDENT.findall(f"{n.target} {n.args}")):
+        # the target reads names as an operator expression (``sin * 2``) or a method's receiver (``y.sum()``);
+        # a function's dotted path (``torch.ops.aten.permute.default``) reads none
+        if n.op != "call_function":
+            read = []
+        elif re.search(r"[^\w.]", n.target):
+            read = _IDENT.findall(n.target)
+        else:
+            read = n.target.split(".")[:1]
+        for ident in dict.fromkeys(aliases.get(i, i) for i in [*read, *_IDENT.findall(n.args)]):
             if ident in names and ident != n.name and n.name not in by_name[ident].users:
                 by_name[ident].users.append(n.name)
     return nodes

@@ -178,8 +178,23 @@ def test_fullgraph_keeps_the_code_and_the_graph_dynamo_traced_before_the_error()
     assert graph["kind"] == "dynamo_partial" and graph["name"] == "traced before the error"
     targets = [n["target"] for n in graph["nodes"] if n["op"] == "call_function"]
     assert any("sin" in t for t in targets) and {n["line"] for n in graph["nodes"] if n["line"]} == {3, 4}
+    users = {n["name"]: n["users"] for n in graph["nodes"]}
+    assert users["L_x_"] == ["sin"] and users["sin"] == ["y"] and users["y"] == ["sum_1"]  # l_x_ = L_x_ folded
     assert rep["dynamo_counters"].get("stats", {}).get("unique_graphs", 0) == 0  # never compiled, not counted
     assert sum(g["kind"] == "dynamo" for g in rep["graphs"]) == 0
+
+
+def test_parse_readable_links_users_by_reads_not_by_op_names():
+    from compiler.collectors.aot_graphs import parse_readable
+
+    text = (
+        'class GraphModule(torch.nn.Module):\n    def forward(self, primals_1: "f32[4][1]cpu"):\n'
+        '        permute: "f32[4][1]cpu" = torch.ops.aten.permute.default(primals_1, [0])\n'
+        '        mul: "f32[4][1]cpu" = torch.ops.aten.mul.Tensor(permute, 2);  permute = None\n'
+        "        return (mul,)\n"
+    )
+    users = {n.name: n.users for n in parse_readable(text)}
+    assert users == {"primals_1": ["permute"], "permute": ["mul"], "mul": ["output"], "output": []}
 
 
 def test_cli_checks_the_json_path_before_running(tmp_path):
