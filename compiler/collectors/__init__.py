@@ -1,7 +1,8 @@
-"""The collector registry: one collector per artifact kind, run in this order.
+"""The collector registry: one collector per artifact kind, and the order they run in.
 
-``StreamCollector`` comes first (every other collector reads its events); ``LinksCollector`` comes
-last (it links what the others built). Adding an artifact kind = one module + one entry here.
+Each collector names the collectors whose results it reads (``requires``); ``ordered`` derives the
+order from those declarations (the registry's order where they leave a choice) and refuses an unknown
+name or a cycle. ``DEFAULT_COLLECTORS`` is that order. Adding an artifact kind = one module + one entry here.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .sources import SourcesCollector
 from .stream import StreamCollector
 from .timings import TimingsCollector
 
-DEFAULT_COLLECTORS: tuple[type[Collector], ...] = (
+REGISTRY: tuple[type[Collector], ...] = (
     StreamCollector,
     LogsCollector,
     FramesCollector,
@@ -39,4 +40,25 @@ DEFAULT_COLLECTORS: tuple[type[Collector], ...] = (
     LinksCollector,
 )
 
-__all__ = ["DEFAULT_COLLECTORS", "CaptureContext", "CodeRecord", "Collector", "GraphRecord"]
+
+def ordered(collectors: tuple[type[Collector], ...]) -> tuple[type[Collector], ...]:
+    """``collectors`` with each one after those it ``requires``, otherwise in the given order."""
+    by_name = {c.name: c for c in collectors}
+    for c in collectors:
+        unknown = [r for r in c.requires if r not in by_name]
+        if unknown:
+            raise ValueError(f"collector {c.name!r} requires {unknown}, which are not registered")
+    done: list[type[Collector]] = []
+    pending = list(collectors)
+    while pending:
+        ready = next((c for c in pending if all(by_name[r] in done for r in c.requires)), None)
+        if ready is None:
+            raise ValueError(f"collectors {[c.name for c in pending]} require each other in a cycle")
+        done.append(ready)
+        pending.remove(ready)
+    return tuple(done)
+
+
+DEFAULT_COLLECTORS: tuple[type[Collector], ...] = ordered(REGISTRY)
+
+__all__ = ["DEFAULT_COLLECTORS", "REGISTRY", "CaptureContext", "CodeRecord", "Collector", "GraphRecord", "ordered"]

@@ -228,6 +228,7 @@ def parse_readable(text: str) -> list[Node]:
 
 class AotGraphsCollector:
     name = "aot_graphs"
+    requires: tuple[str, ...] = ("stream", "fx_graphs")
 
     def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
         return contextlib.nullcontext()

@@ -56,6 +56,7 @@ def gc_paused() -> Iterator[None]:
 
 class Collector(Protocol):
     name: str
+    requires: tuple[str, ...]  # the collectors whose results this one reads (collectors/__init__.py orders them)
 
     def install(self, ctx: CaptureContext) -> AbstractContextManager[Any]: ...
 

@@ -23,6 +23,7 @@ def _snapshot() -> dict[str, dict[str, int]]:
 
 class CountersCollector:
     name = "counters"
+    requires: tuple[str, ...] = ()
 
     @contextlib.contextmanager
     def install(self, ctx: Any) -> Iterator[None]:

@@ -18,6 +18,7 @@ from ..model import CompileReport, ShapeGuard, Symbol
 
 class DynamicShapesCollector:
     name = "dynamic_shapes"
+    requires: tuple[str, ...] = ("guards",)
 
     def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
         return contextlib.nullcontext()  # symbols arrive with each graph (CaptureContext.record_graph)

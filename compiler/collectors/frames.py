@@ -33,6 +33,7 @@ def _metrics_by_id(ctx: Any) -> dict[str, Any]:
 
 class FramesCollector:
     name = "frames"
+    requires: tuple[str, ...] = ("logs",)
 
     @contextlib.contextmanager
     def install(self, ctx: Any) -> Iterator[None]:

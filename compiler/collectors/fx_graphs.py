@@ -112,6 +112,7 @@ def graph_device(example_inputs: list[Any]) -> str:
 
 class FxGraphsCollector:
     name = "fx_graphs"
+    requires: tuple[str, ...] = ("frames",)
 
     def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
         return contextlib.nullcontext()  # graphs arrive through the explorer backend (backend.py)

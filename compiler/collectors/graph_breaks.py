@@ -92,6 +92,7 @@ def _from_compiled_frame(stack: list[StackFrame], filename: str, name: str, cell
 
 class GraphBreaksCollector:
     name = "graph_breaks"
+    requires: tuple[str, ...] = ("frames",)
 
     def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
         return _compat.graph_break_log(ctx.breaks)

@@ -97,6 +97,7 @@ def _origin(source: str) -> str:
 
 class GuardsCollector:
     name = "guards"
+    requires: tuple[str, ...] = ("frames",)
 
     @contextlib.contextmanager
     def install(self, ctx: Any) -> Iterator[None]:

@@ -37,6 +37,7 @@ def _status(frame: Frame, report: CompileReport) -> str:
 
 class LinksCollector:
     name = "links"
+    requires: tuple[str, ...] = ("frames", "fx_graphs", "graph_breaks", "recompiles")
 
     def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
         return contextlib.nullcontext()

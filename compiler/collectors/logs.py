@@ -18,6 +18,7 @@ from ..model import CompileReport, LogRecord
 
 class LogsCollector:
     name = "logs"
+    requires: tuple[str, ...] = ()
 
     @contextlib.contextmanager
     def install(self, ctx: Any) -> Iterator[None]:

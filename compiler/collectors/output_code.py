@@ -37,6 +37,7 @@ def split_kernels(source: str) -> list[Kernel]:
 
 class OutputCodeCollector:
     name = "output_code"
+    requires: tuple[str, ...] = ("stream", "fx_graphs")
 
     def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
         return contextlib.nullcontext()

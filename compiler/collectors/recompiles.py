@@ -33,6 +33,7 @@ def split_reasons(items: list[str]) -> list[RecompileReason]:
 
 class RecompilesCollector:
     name = "recompiles"
+    requires: tuple[str, ...] = ("frames", "logs")
 
     def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
         return contextlib.nullcontext()

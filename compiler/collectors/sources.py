@@ -36,6 +36,7 @@ MAX_EXCERPT_LINES = 1500
 
 class SourcesCollector:
     name = "sources"
+    requires: tuple[str, ...] = ("frames", "graph_breaks", "fx_graphs", "aot_graphs")
 
     @contextlib.contextmanager
     def install(self, ctx: Any) -> Iterator[None]:

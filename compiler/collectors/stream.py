@@ -16,6 +16,7 @@ from ..model import CompileReport
 
 class StreamCollector:
     name = "stream"
+    requires: tuple[str, ...] = ()
 
     @contextlib.contextmanager
     def install(self, ctx: Any) -> Iterator[None]:

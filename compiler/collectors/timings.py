@@ -17,6 +17,7 @@ from ..model import CompileReport, Phase
 
 class TimingsCollector:
     name = "timings"
+    requires: tuple[str, ...] = ("frames",)
 
     def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
         return contextlib.nullcontext()  # the compile callbacks are installed by the frames collector

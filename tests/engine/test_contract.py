@@ -56,3 +56,40 @@ def test_python_and_typescript_read_one_version_and_mime_type():
     assert SCHEMA_VERSION[0] in json.loads(majors[1])
     assert f".v{SCHEMA_VERSION[0]}+json" in MIME_TYPE
     assert SCHEMA["definitions"]["SchemaVersion"]["properties"]["major"]["enum"] == json.loads(majors[1])
+
+
+def test_collectors_are_ordered_by_what_they_read():
+    from compiler.collectors import REGISTRY, ordered
+
+    for registry in (REGISTRY, tuple(reversed(REGISTRY))):
+        order = [c.name for c in ordered(registry)]
+        for c in registry:
+            assert all(order.index(r) < order.index(c.name) for r in c.requires), (c.name, order)
+
+
+def test_an_unknown_requirement_or_a_cycle_is_refused():
+    from compiler.collectors import ordered
+
+    class A:
+        name, requires = "a", ("b",)
+
+    class B:
+        name, requires = "b", ("a",)
+
+    with pytest.raises(ValueError, match="'a' requires \\['b'\\], which are not registered"):
+        ordered((A,))
+    with pytest.raises(ValueError, match="require each other in a cycle"):
+        ordered((A, B))
+
+
+@pytest.mark.parametrize("name", ["toy_example", "earlier_cell", "dynamic_sizes"])
+def test_the_declared_order_is_enough(monkeypatch, name):
+    # the report is the same when the collectors run in the order derived from the reversed registry:
+    # every collector declares what it reads
+    from compiler import runner
+    from compiler.collectors import REGISTRY, ordered
+    from tests.goldens.regenerate import run_case
+
+    default = run_case(name)
+    monkeypatch.setattr(runner, "DEFAULT_COLLECTORS", ordered(tuple(reversed(REGISTRY))))
+    assert run_case(name) == default
