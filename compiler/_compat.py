@@ -148,6 +148,7 @@ def resume_code_for(code: types.CodeType, resume_offset: int) -> types.CodeType 
     return None
 
 
+_skip_code: Callable[[types.CodeType], None] | None
 try:  # 2.13: the eval-frame API for "don't compile this frame, do compile its callees"
     from torch._dynamo.eval_frame import skip_code as _skip_code
 except ImportError:  # older torch: Dynamo's own skip list for one code object
@@ -165,7 +166,7 @@ def skip_frame_but_not_callees(code: types.CodeType) -> None:
     else:
         from torch._dynamo import trace_rules
 
-        trace_rules.add(code)  # pragma: no cover - exercised on torch < 2.13 only
+        trace_rules.add(code)  # type: ignore[arg-type]  # pragma: no cover - torch < 2.13 takes a code object too
 
 
 # --- zero-cost capture sources ([Note: zero-cost capture] in collectors/base.py) -----------------
@@ -274,7 +275,7 @@ def graph_break_log(handler: logging.Handler) -> Iterator[None]:
         if not lg.isEnabledFor(logging.DEBUG):  # not asked for by the user: enable it for us alone
             lg.setLevel(logging.DEBUG)
             lg.propagate = False
-    symbolic_convert.graph_break_dup_warning_checker = _EveryBreak()
+    symbolic_convert.graph_break_dup_warning_checker = _EveryBreak()  # type: ignore[assignment]  # duck-typed: add() and reset()
     try:
         yield
     finally:

@@ -125,7 +125,7 @@ class CallCompiler:
 
 def _wrapped_chain(fn: Any) -> list[Any]:
     """``fn`` and the functions it wraps (``__wrapped__``, as ``functools.wraps`` and torch's decorators set)."""
-    chain = []
+    chain: list[Any] = []
     while isinstance(fn, types.FunctionType) and len(chain) < 16:
         chain.append(fn)
         fn = getattr(fn, "__wrapped__", None)

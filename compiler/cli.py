@@ -16,6 +16,7 @@ import sys
 import traceback
 import types
 from collections.abc import Sequence
+from typing import NoReturn
 
 from .options import add_arguments
 
@@ -23,7 +24,7 @@ __all__ = ["main"]
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2 (argparse's own contract)
+    def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse's own contract)
         self.exit(2, f"dynamo-explorer: error: {message} (see dynamo-explorer run --help)\n")
 
 

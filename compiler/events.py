@@ -95,7 +95,7 @@ class StructuredStream(logging.Handler):
         trace_log.addHandler(self)
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: Any) -> None:
         trace_log.removeHandler(self)
 
     def named(self, *names: str) -> list[TraceEvent]:
@@ -199,7 +199,7 @@ class TorchWarningDiverter:
         warnings.showwarning = showwarning
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: Any) -> None:
         if self._cm is not None:
             self._cm.__exit__(*exc)
             self._cm = None

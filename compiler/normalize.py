@@ -90,6 +90,8 @@ def normalize_report(report: dict[str, Any], cell_filename: str = "<cell>") -> d
     if rep["error"]:
         rep["error"]["compile_id"] = cid(rep["error"]["compile_id"])
     out = _walk(rep, replacements)
-    seen: set[str] = set()  # two files may normalize to one name (a cell and a cache's stale copy of it)
-    out["sources"] = [s for s in out.get("sources", []) if not (s["filename"] in seen or seen.add(s["filename"]))]
+    sources: dict[str, Any] = {}  # two files may normalize to one name (a cell and a cache's stale copy of it)
+    for s in out.get("sources", []):
+        sources.setdefault(s["filename"], s)
+    out["sources"] = list(sources.values())
     return out

@@ -251,7 +251,7 @@ def _error_info(exc: BaseException, filename: str) -> ErrorInfo:
 def _throttled(cb: Callable[[Progress], None] | None) -> Callable[[int, str, str | None, float], None] | None:
     if cb is None:
         return None
-    state = {"t": 0.0, "phase": ""}
+    state: dict[str, Any] = {"t": 0.0, "phase": ""}
 
     def emit(frames: int, phase: str, compile_id: str | None, elapsed: float) -> None:
         now = time.monotonic()

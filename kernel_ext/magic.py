@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from IPython.core.displayhook import DisplayHook
 from IPython.core.error import UsageError
+from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import display
@@ -44,6 +45,12 @@ def _run_arguments(func):
 @magics_class
 class DynamoMagics(Magics):
     """Holds the ``%%dynamo`` cell magic."""
+
+    @property
+    def _shell(self) -> InteractiveShell:
+        """The shell the extension was loaded into (``Magics.shell`` is optional only before that)."""
+        assert self.shell is not None, "load the extension with %load_ext kernel_ext"
+        return self.shell
 
     @magic_arguments()
     @_run_arguments
@@ -97,7 +104,7 @@ class DynamoMagics(Magics):
         """
         args = _parse(self.dynamo, line)
         options = _options(args)
-        shell = self.shell
+        shell = self._shell
         # Line 1 of the notebook cell is the %%dynamo line: prepend it as a blank line so that
         # line N of `source` is notebook line N in tracebacks, linecache and the report.
         source = "\n" + cell
@@ -135,7 +142,7 @@ class DynamoMagics(Magics):
                 f"--strict: the capture reported {len(report['diagnostics'])} "
                 f"problem(s): {problems}. Drop --strict to accept a partial report."
             )
-            self.shell.showtraceback((StrictCaptureError, err, None), tb_offset=0)
+            self._shell.showtraceback((StrictCaptureError, err, None), tb_offset=0)
             self._mark_failed(err)
             return None
         # A trailing `;` hides Out[n], as in a plain cell. (Not @output_can_be_silenced: IPython
@@ -151,7 +158,7 @@ class DynamoMagics(Magics):
         cell_tb = tb
         while cell_tb is not None and cell_tb.tb_frame.f_code.co_filename != filename:
             cell_tb = cell_tb.tb_next
-        self.shell.showtraceback((type(exc), exc, cell_tb or tb), tb_offset=0)
+        self._shell.showtraceback((type(exc), exc, cell_tb or tb), tb_offset=0)
         self._mark_failed(exc)
 
     def _mark_failed(self, exc: BaseException) -> None:
@@ -160,7 +167,7 @@ class DynamoMagics(Magics):
         The traceback is already shown; letting ``exc`` propagate would show a second one
         through the magic's frames.
         """
-        result = getattr(self.shell.displayhook, "exec_result", None)
+        result = getattr(self._shell.displayhook, "exec_result", None)
         if result is not None and result.error_in_exec is None:
             result.error_in_exec = exc
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from typing import Any
 
 from compiler.summary import one_line
@@ -157,9 +158,7 @@ class _Cell:
         for name, source in self.sources.items():
             label = str(source.get("label"))
             if source.get("kind") in ("cell", "notebook-cell") and name and name != label and name in text:
-                text = re.sub(
-                    re.escape(name) + r"(?::(\d+))?", lambda m, label=label: f"{label}, line {m[1]}" if m[1] else label, text
-                )
+                text = re.sub(re.escape(name) + r"(?::(\d+))?", _labelled(label), text)
         return text
 
     def line_text(self, filename: Any, line: Any) -> str | None:
@@ -186,6 +185,11 @@ class _Cell:
             if isinstance(line, int) and first <= line < first + len(lines):
                 return source, first, lines
         return None
+
+
+def _labelled(label: str) -> Callable[[re.Match[str]], str]:
+    """A ``re.sub`` replacement: ``FILE:9`` -> ``In [2], line 9``, ``FILE`` -> ``In [2]``."""
+    return lambda m: f"{label}, line {m[1]}" if m[1] else label
 
 
 def render(report: dict) -> str:

@@ -26,7 +26,7 @@ def _metrics_by_id(ctx: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for m in ctx.metrics:
         cid = str(m.compile_id) if m.compile_id is not None else None
-        if cid in known and m.is_forward is not False and not m.is_runtime:
+        if cid is not None and cid in known and m.is_forward is not False and not m.is_runtime:
             out[cid] = m
     return out
 

@@ -49,7 +49,7 @@ def _shape_dtype(value: Any) -> tuple[list[int | str] | None, str | None]:
     import torch
 
     if isinstance(value, torch.Tensor):
-        shape = [int(s) if isinstance(s, int) else str(s) for s in value.shape]
+        shape: list[int | str] = [int(s) if isinstance(s, int) else str(s) for s in value.shape]
         return shape, str(value.dtype).replace("torch.", "")
     if isinstance(value, (torch.SymInt, torch.SymFloat, torch.SymBool)):
         return None, type(value).__name__

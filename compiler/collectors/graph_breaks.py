@@ -108,7 +108,7 @@ class GraphBreaksCollector:
                 frame.graph_breaks.append(gb)
         failed = [f for f in report.frames if f.fail_type == "Unsupported" and not f.graph_breaks and f.fail_reason]
         for frame in failed:
-            gb = parse_break("Graph Break Reason: " + frame.fail_reason)
+            gb = parse_break(f"Graph Break Reason: {frame.fail_reason}")
             stack = getattr(ctx.exception, "real_stack", None)
             if stack and frame is failed[-1] and ctx.exception.__class__.__name__ == "Unsupported":
                 gb.user_stack = [

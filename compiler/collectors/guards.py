@@ -25,7 +25,7 @@ MAX_TREE_CHARS = 1_000_000
 
 def export_rows(guards: Any, limit: int | None = None) -> tuple[list[Guard], int]:
     """The first ``limit`` guards of an exported ``GuardsSet`` as rows, and how many it holds."""
-    rows = []
+    rows: list[Guard] = []
     total = 0
     for g in guards:
         total += 1

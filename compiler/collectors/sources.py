@@ -54,8 +54,7 @@ class SourcesCollector:
                     spans.setdefault(code.filename, []).append(span)
         for name in _named_files(report):
             if name == cell:
-                label = label_file(name) or _path_label(name)
-                report.sources.append(SourceFile(filename=name, label=label, kind="cell"))
+                report.sources.append(SourceFile(filename=name, label=label_file(name) or _path_label(name), kind="cell"))
                 continue
             label = label_file(name)
             if label is not None:  # an earlier notebook cell: all of it
