@@ -50,7 +50,12 @@ export interface IFxModelOptions {
 }
 
 /** Defaults, chosen so that a first layout stays well under a second on a laptop. */
-export const DEFAULT_FX_OPTIONS: IFxModelOptions = { maxChildren: 40, runLimit: 25, initialBudget: 60, smallGraph: 150 };
+export const DEFAULT_FX_OPTIONS: IFxModelOptions = {
+  maxChildren: 40,
+  runLimit: 25,
+  initialBudget: 60,
+  smallGraph: 150
+};
 
 /** Result of `toDot`. */
 export interface IDotResult {
@@ -176,7 +181,9 @@ export class FxModel {
           items.set(child.id, child);
           owner[child.index] = child.id;
           visible += 1;
-          lines.push(`${indent}${child.id} [label=${dotString(nodeLabel(child.node))}, class=${dotString(`op-${child.node.op}`)}];`);
+          lines.push(
+            `${indent}${child.id} [label=${dotString(nodeLabel(child.node))}, class=${dotString(`op-${child.node.op}`)}];`
+          );
         } else if (this.isExpanded(child) && child.synthetic) {
           // An open chunk or part is drawn without a frame: dot lays clusters out slowly, and these
           // groups only exist to keep the view small.
@@ -185,7 +192,9 @@ export class FxModel {
         } else if (this.isExpanded(child)) {
           items.set(child.id, child);
           lines.push(`${indent}subgraph cluster_${child.id} {`);
-          lines.push(`${indent}  label=${dotString(child.label)}; class=${dotString(`cluster-open ${child.id}`)}; style="rounded,dashed";`);
+          lines.push(
+            `${indent}  label=${dotString(child.label)}; class=${dotString(`cluster-open ${child.id}`)}; style="rounded,dashed";`
+          );
           emit(child, indent + '  ');
           lines.push(`${indent}}`);
         } else {
@@ -195,7 +204,9 @@ export class FxModel {
             owner[n.index] = child.id;
           });
           const label = `${child.label}\n${child.size} nodes`;
-          lines.push(`${indent}${child.id} [label=${dotString(label)}, shape=box3d, style=filled, class="cluster-collapsed"];`);
+          lines.push(
+            `${indent}${child.id} [label=${dotString(label)}, shape=box3d, style=filled, class="cluster-collapsed"];`
+          );
         }
       }
     };

@@ -6,12 +6,20 @@
  *   de-duplicated graph breaks, the line key that links source lines, bytecode rows and FX nodes, and
  *   where a line is for people (`In [2], line 9`, `transformers/generation/utils.py:2412`).
  */
-import { SUPPORTED_MAJORS, type CompileReport, type Frame, type Graph, type GraphBreak, type Guard, type SourceExcerpt, type SourceFile } from './schema';
+import {
+  SUPPORTED_MAJORS,
+  type CompileReport,
+  type Frame,
+  type Graph,
+  type GraphBreak,
+  type Guard,
+  type SourceExcerpt,
+  type SourceFile
+} from './schema';
 
 /** Result of `checkReport`. */
 export type ReportCheck =
-  | { ok: true; report: CompileReport }
-  | { ok: false; kind: 'unsupported-version' | 'malformed'; message: string };
+  { ok: true; report: CompileReport } | { ok: false; kind: 'unsupported-version' | 'malformed'; message: string };
 
 /**
  * Gate a payload: an unknown major or a payload that is not a report gives a message to show instead.
@@ -277,7 +285,11 @@ export class ReportIndex {
    */
   labelPaths(text: string): string {
     for (const source of this.sources.values()) {
-      if ((source.kind === 'cell' || source.kind === 'notebook-cell') && source.filename !== source.label && text.includes(source.filename)) {
+      if (
+        (source.kind === 'cell' || source.kind === 'notebook-cell') &&
+        source.filename !== source.label &&
+        text.includes(source.filename)
+      ) {
         text = text
           .split(source.filename)
           .map((part, i) => (i === 0 ? part : part.replace(/^:(\d+)/, ', line $1')))
@@ -321,7 +333,8 @@ export function failedGuards(frame: Frame, previous: Frame | null): Set<Guard> {
     for (const guard of previous.guards) {
       const codeHit = guard.code.some(code => code.length > 0 && reason.includes(code));
       const tensorHit =
-        guard.type === 'TENSOR_MATCH' && tensorNames.some(name => guard.source === `L['${name}']` || guard.source === name);
+        guard.type === 'TENSOR_MATCH' &&
+        tensorNames.some(name => guard.source === `L['${name}']` || guard.source === name);
       if (codeHit || tensorHit) {
         out.add(guard);
       }

@@ -60,8 +60,19 @@ export class ReportView implements IViewContext {
           'div',
           { class: 'jp-DynamoExplorer-main' },
           this._frameTitle,
-          h('div', { class: 'jp-DynamoExplorer-columns' }, this._source.element, this._original.element, this._modified.element),
-          h('div', { class: 'jp-DynamoExplorer-columns jp-DynamoExplorer-columns2' }, this._guards.element, this._breaks.element),
+          h(
+            'div',
+            { class: 'jp-DynamoExplorer-columns' },
+            this._source.element,
+            this._original.element,
+            this._modified.element
+          ),
+          h(
+            'div',
+            { class: 'jp-DynamoExplorer-columns jp-DynamoExplorer-columns2' },
+            this._guards.element,
+            this._breaks.element
+          ),
           this._fx.element,
           this._code.element
         )
@@ -96,7 +107,11 @@ export class ReportView implements IViewContext {
    */
   initialFrame(): Frame | null {
     const frames = this.report.frames;
-    return frames.find(f => f.graph_breaks.length > 0 || this.index.graphsOf(f).some(g => g.kind === 'dynamo')) ?? frames[0] ?? null;
+    return (
+      frames.find(f => f.graph_breaks.length > 0 || this.index.graphsOf(f).some(g => g.kind === 'dynamo')) ??
+      frames[0] ??
+      null
+    );
   }
 
   async selectFrame(compileId: string): Promise<void> {
@@ -146,7 +161,13 @@ export class ReportView implements IViewContext {
     this._renderFrameTitle(frame);
     this._guards.update(frame);
     this._breaks.update(frame);
-    await Promise.all([this._source.update(frame), this._original.update(frame), this._modified.update(frame), this._fx.update(frame), this._code.update(frame)]);
+    await Promise.all([
+      this._source.update(frame),
+      this._original.update(frame),
+      this._modified.update(frame),
+      this._fx.update(frame),
+      this._code.update(frame)
+    ]);
   }
 
   private _renderFrameTitle(frame: Frame | null): void {
@@ -160,12 +181,28 @@ export class ReportView implements IViewContext {
     el.dataset.compileId = frame.compile_id;
     const phases = frame.phases.map(p => `${p.name} ${Math.round(p.ms)} ms`).join(', ');
     el.append(
-      h('span', { class: `jp-DynamoExplorer-chip jp-DynamoExplorer-status-${frame.status}` }, h('span', { class: 'jp-DynamoExplorer-statusDot' }), `[${frame.compile_id}]`),
+      h(
+        'span',
+        { class: `jp-DynamoExplorer-chip jp-DynamoExplorer-status-${frame.status}` },
+        h('span', { class: 'jp-DynamoExplorer-statusDot' }),
+        `[${frame.compile_id}]`
+      ),
       h('strong', { text: ` ${frame.code.name} ` }),
-      h('span', { class: 'jp-DynamoExplorer-muted', text: `${frame.status.replace('_', ' ')} · ${frame.code.in_cell ? `cell line ${frame.code.firstlineno}` : this.index.place(frame.code.filename, frame.code.firstlineno)} · compile ${formatSeconds(frame.compile_time_s)}`, title: phases })
+      h('span', {
+        class: 'jp-DynamoExplorer-muted',
+        text: `${frame.status.replace('_', ' ')} · ${frame.code.in_cell ? `cell line ${frame.code.firstlineno}` : this.index.place(frame.code.filename, frame.code.firstlineno)} · compile ${formatSeconds(frame.compile_time_s)}`,
+        title: phases
+      })
     );
     if (frame.fail_reason) {
-      el.append(h('div', { class: 'jp-DynamoExplorer-banner jp-mod-error' }, h('strong', { text: `${frame.fail_type ?? 'failure'}: ` }), h('span', { class: 'jp-DynamoExplorer-message', text: frame.fail_reason })));
+      el.append(
+        h(
+          'div',
+          { class: 'jp-DynamoExplorer-banner jp-mod-error' },
+          h('strong', { text: `${frame.fail_type ?? 'failure'}: ` }),
+          h('span', { class: 'jp-DynamoExplorer-message', text: frame.fail_reason })
+        )
+      );
     }
   }
 

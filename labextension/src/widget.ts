@@ -43,7 +43,13 @@ export class RenderedReport extends Widget implements IRenderMime.IRenderer {
     node.dataset.status = 'loading';
     const check = checkReport(model.data[this._mimeType]);
     if (!check.ok) {
-      node.appendChild(h('div', { class: `jp-DynamoExplorer-unsupported jp-mod-${check.kind}`, text: check.message, data: { problem: check.kind } }));
+      node.appendChild(
+        h('div', {
+          class: `jp-DynamoExplorer-unsupported jp-mod-${check.kind}`,
+          text: check.message,
+          data: { problem: check.kind }
+        })
+      );
       node.dataset.status = 'ready';
       return;
     }

@@ -27,7 +27,9 @@ function layeredNodes(layers: number, perLayer: number, withModules = true): FxN
   for (let l = 0; l < layers; l++) {
     for (let i = 0; i < perLayer; i++) {
       const next = i + 1 < perLayer ? `l${l}_op${i + 1}` : l + 1 < layers ? `l${l + 1}_op0` : 'output';
-      const stack = withModules ? ["L['self'].layers", `L['self'].layers.${l}`, `L['self'].layers.${l}.${i % 2 ? 'mlp' : 'attn'}`] : [];
+      const stack = withModules
+        ? ["L['self'].layers", `L['self'].layers.${l}`, `L['self'].layers.${l}.${i % 2 ? 'mlp' : 'attn'}`]
+        : [];
       nodes.push(node(`l${l}_op${i}`, 'call_function', [next], stack));
     }
   }
@@ -84,7 +86,9 @@ describe('FxModel', () => {
   it('opens and closes clusters', () => {
     const model = new FxModel(layeredNodes(400, 25));
     const before = model.toDot().visibleCount;
-    const closed = [...model.toDot().items.values()].find((i): i is ICluster => i.kind === 'cluster' && !model.isExpanded(i))!;
+    const closed = [...model.toDot().items.values()].find(
+      (i): i is ICluster => i.kind === 'cluster' && !model.isExpanded(i)
+    )!;
     model.setExpanded(closed, true);
     const after = model.toDot().visibleCount;
     expect(after).toBe(before - 1 + closed.children.length);

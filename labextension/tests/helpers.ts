@@ -17,14 +17,19 @@ export const GOLDENS_DIR = process.env.DYNAMO_EXPLORER_GOLDENS ?? resolve(__dirn
 export function loadGoldens(): Array<[string, CompileReport]> {
   let files: string[] = [];
   try {
-    files = readdirSync(GOLDENS_DIR).filter(f => f.endsWith('.report.json')).sort();
+    files = readdirSync(GOLDENS_DIR)
+      .filter(f => f.endsWith('.report.json'))
+      .sort();
   } catch {
     files = [];
   }
   if (files.length === 0) {
     throw new Error(`no golden reports in ${GOLDENS_DIR}: run tests/goldens/regenerate.py`);
   }
-  return files.map(f => [f.replace(/\.report\.json$/, ''), JSON.parse(readFileSync(join(GOLDENS_DIR, f), 'utf8')) as CompileReport]);
+  return files.map(f => [
+    f.replace(/\.report\.json$/, ''),
+    JSON.parse(readFileSync(join(GOLDENS_DIR, f), 'utf8')) as CompileReport
+  ]);
 }
 
 /** One golden by case name. */

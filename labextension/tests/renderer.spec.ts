@@ -47,7 +47,11 @@ describe.each(loadGoldens())('golden %s', (_name, report) => {
     expect(count('breaks')).toBe(report.frames.reduce((n, f) => n + f.graph_breaks.length, 0));
     expect(count('recompiles')).toBe(recompiles(report));
     const breakCards = pane(root, 'graph-breaks').querySelectorAll<HTMLElement>('.jp-DynamoExplorer-break');
-    const unique = new Set(report.frames.flatMap(f => f.graph_breaks.map(gb => JSON.stringify([gb.gb_type, gb.reason, gb.filename, gb.line]))));
+    const unique = new Set(
+      report.frames.flatMap(f =>
+        f.graph_breaks.map(gb => JSON.stringify([gb.gb_type, gb.reason, gb.filename, gb.line]))
+      )
+    );
     expect(breakCards).toHaveLength(unique.size);
     const total = Array.from(breakCards).reduce((n, c) => n + Number(c.dataset.count), 0);
     expect(total).toBe(count('breaks'));
@@ -64,7 +68,11 @@ describe.each(loadGoldens())('golden %s', (_name, report) => {
         const ownItem = chip.closest('li')!;
         const parentItem = ownItem.parentElement!.closest('li');
         expect(parentItem, `[${frame.compile_id}] nested`).not.toBeNull();
-        const parentIds = Array.from(parentItem!.querySelector(':scope > .jp-DynamoExplorer-treeRow')!.querySelectorAll<HTMLElement>('[data-compile-id]')).map(c => c.dataset.compileId);
+        const parentIds = Array.from(
+          parentItem!
+            .querySelector(':scope > .jp-DynamoExplorer-treeRow')!
+            .querySelectorAll<HTMLElement>('[data-compile-id]')
+        ).map(c => c.dataset.compileId);
         const parent = report.frames.find(f => f.compile_id === frame.parent_compile_id)!;
         const parentChain = parent.compile_id.replace(/\/\d+$/, '');
         expect(parentIds.some(id => id!.replace(/\/\d+$/, '') === parentChain)).toBe(true);
@@ -86,10 +94,16 @@ describe.each(loadGoldens())('golden %s', (_name, report) => {
       for (const ins of frame.modified_bytecode) {
         const ref = ins.ref;
         if (ref?.kind === 'compiled_fn' && ref.graph_id !== null && graphIds.has(ref.graph_id)) {
-          expect(modified.querySelector(`a[data-ref-kind="compiled_fn"][data-graph-id="${ref.graph_id}"]`), ref.name).not.toBeNull();
+          expect(
+            modified.querySelector(`a[data-ref-kind="compiled_fn"][data-graph-id="${ref.graph_id}"]`),
+            ref.name
+          ).not.toBeNull();
         }
         if (ref?.kind === 'resume' && ref.compile_id !== null && frameIds.has(ref.compile_id)) {
-          expect(modified.querySelector(`a[data-ref-kind="resume"][data-compile-id="${ref.compile_id}"]`), ref.name).not.toBeNull();
+          expect(
+            modified.querySelector(`a[data-ref-kind="resume"][data-compile-id="${ref.compile_id}"]`),
+            ref.name
+          ).not.toBeNull();
         }
       }
     }
@@ -97,19 +111,32 @@ describe.each(loadGoldens())('golden %s', (_name, report) => {
     for (const frame of report.frames) {
       for (const ins of frame.modified_bytecode) {
         const ref = ins.ref;
-        if (!ref || !((ref.kind === 'compiled_fn' && ref.graph_id !== null && graphIds.has(ref.graph_id)) || (ref.kind === 'resume' && ref.compile_id && frameIds.has(ref.compile_id)))) {
+        if (
+          !ref ||
+          !(
+            (ref.kind === 'compiled_fn' && ref.graph_id !== null && graphIds.has(ref.graph_id)) ||
+            (ref.kind === 'resume' && ref.compile_id && frameIds.has(ref.compile_id))
+          )
+        ) {
           continue;
         }
         await select(root, frame);
-        const selector = ref.kind === 'compiled_fn' ? `a[data-graph-id="${ref.graph_id}"]` : `a[data-ref-kind="resume"][data-compile-id="${ref.compile_id}"]`;
+        const selector =
+          ref.kind === 'compiled_fn'
+            ? `a[data-graph-id="${ref.graph_id}"]`
+            : `a[data-ref-kind="resume"][data-compile-id="${ref.compile_id}"]`;
         pane(root, 'modified-bytecode').querySelector<HTMLElement>(selector)!.click();
         await settled(root);
         if (ref.kind === 'compiled_fn') {
           expect(pane(root, 'fx-graph').dataset.graphId).toBe(String(ref.graph_id));
           const graph = report.graphs.find(g => g.id === ref.graph_id)!;
-          expect(root.querySelector<HTMLElement>('.jp-DynamoExplorer-frameTitle')!.dataset.compileId).toBe(graph.compile_id);
+          expect(root.querySelector<HTMLElement>('.jp-DynamoExplorer-frameTitle')!.dataset.compileId).toBe(
+            graph.compile_id
+          );
         } else {
-          expect(root.querySelector<HTMLElement>('.jp-DynamoExplorer-frameTitle')!.dataset.compileId).toBe(ref.compile_id);
+          expect(root.querySelector<HTMLElement>('.jp-DynamoExplorer-frameTitle')!.dataset.compileId).toBe(
+            ref.compile_id
+          );
         }
       }
     }
@@ -126,11 +153,15 @@ describe.each(loadGoldens())('golden %s', (_name, report) => {
         continue;
       }
       expect(fx.dataset.state).toBe('drawn');
-      const drawn = Array.from(fx.querySelectorAll<SVGGElement>('svg g.node[data-node]')).map(g => g.getAttribute('data-node'));
+      const drawn = Array.from(fx.querySelectorAll<SVGGElement>('svg g.node[data-node]')).map(g =>
+        g.getAttribute('data-node')
+      );
       expect(drawn.sort()).toEqual(graph.nodes.map(n => n.name).sort());
       // Clicking a node shows its details.
       const node = graph.nodes.find(n => n.op === 'call_function') ?? graph.nodes[0];
-      fx.querySelector(`svg g.node[data-node="${node.name}"]`)!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      fx.querySelector(`svg g.node[data-node="${node.name}"]`)!.dispatchEvent(
+        new MouseEvent('click', { bubbles: true })
+      );
       const details = fx.querySelector('.jp-DynamoExplorer-nodeDetails')!;
       expect(details.querySelector('[data-node]')!.textContent).toBe(node.name);
       expect(details.textContent).toContain(node.target);
@@ -155,7 +186,9 @@ describe.each(loadGoldens())('golden %s', (_name, report) => {
       const jump = pane(root, 'graph-breaks').querySelector<HTMLElement>(`[data-jump="${breaks[0].line}"]`)!;
       jump.click();
       await settled(root);
-      expect(pane(root, 'source').querySelector(`[data-line="${breaks[0].line}"]`)!.classList.contains('jp-mod-selected')).toBe(true);
+      expect(
+        pane(root, 'source').querySelector(`[data-line="${breaks[0].line}"]`)!.classList.contains('jp-mod-selected')
+      ).toBe(true);
     }
   });
 
@@ -167,11 +200,17 @@ describe.each(loadGoldens())('golden %s', (_name, report) => {
       if (line === undefined) {
         continue;
       }
-      pane(root, 'source').querySelector(`[data-line="${line}"] .jp-DynamoExplorer-lineCode`)!.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+      pane(root, 'source')
+        .querySelector(`[data-line="${line}"] .jp-DynamoExplorer-lineCode`)!
+        .dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
       const linkedOriginal = pane(root, 'original-bytecode').querySelectorAll('.jp-mod-linked');
       expect(linkedOriginal.length).toBe(frame.original_bytecode.filter(i => i.line === line).length);
       const graph = report.graphs.find(g => frame.graph_ids.includes(g.id) && DRAWN_KINDS.includes(g.kind));
-      const nodesOnLine = graph ? graph.nodes.filter(n => n.line === line && (n.filename === report.cell.filename || n.filename === frame.code.filename)) : [];
+      const nodesOnLine = graph
+        ? graph.nodes.filter(
+            n => n.line === line && (n.filename === report.cell.filename || n.filename === frame.code.filename)
+          )
+        : [];
       expect(pane(root, 'fx-graph').querySelectorAll('svg g.node.jp-mod-linked')).toHaveLength(nodesOnLine.length);
       root.dispatchEvent(new MouseEvent('mouseleave'));
       expect(root.querySelectorAll('.jp-mod-linked')).toHaveLength(0);
@@ -179,7 +218,9 @@ describe.each(loadGoldens())('golden %s', (_name, report) => {
       const node = pane(root, 'fx-graph').querySelector(`svg g.node[data-line-key="cell:${line}"]`);
       if (node && frame.code.filename === report.cell.filename) {
         node.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
-        expect(pane(root, 'source').querySelector(`[data-line="${line}"]`)!.classList.contains('jp-mod-linked')).toBe(true);
+        expect(pane(root, 'source').querySelector(`[data-line="${line}"]`)!.classList.contains('jp-mod-linked')).toBe(
+          true
+        );
         root.dispatchEvent(new MouseEvent('mouseleave'));
       }
     }
@@ -190,11 +231,19 @@ describe.each(loadGoldens())('golden %s', (_name, report) => {
     for (const frame of report.frames) {
       await select(root, frame);
       const guards = pane(root, 'guards');
-      for (let more = guards.querySelector<HTMLElement>('.jp-DynamoExplorer-more'); more; more = guards.querySelector<HTMLElement>('.jp-DynamoExplorer-more')) {
+      for (
+        let more = guards.querySelector<HTMLElement>('.jp-DynamoExplorer-more');
+        more;
+        more = guards.querySelector<HTMLElement>('.jp-DynamoExplorer-more')
+      ) {
         more.click();
       }
-      expect(guards.querySelectorAll('.jp-DynamoExplorer-guardGroup .jp-DynamoExplorer-guard')).toHaveLength(frame.guards.length);
-      expect(guards.querySelectorAll('.jp-DynamoExplorer-guardGroup')).toHaveLength(new Set(frame.guards.map(g => g.source)).size);
+      expect(guards.querySelectorAll('.jp-DynamoExplorer-guardGroup .jp-DynamoExplorer-guard')).toHaveLength(
+        frame.guards.length
+      );
+      expect(guards.querySelectorAll('.jp-DynamoExplorer-guardGroup')).toHaveLength(
+        new Set(frame.guards.map(g => g.source)).size
+      );
       if (frame.recompile_reasons.length > 0) {
         const reasons = guards.querySelector('[data-section="recompile-reasons"]')!;
         for (const r of frame.recompile_reasons) {
@@ -222,7 +271,9 @@ describe('FX node search', () => {
     hit.click();
     await settled(root);
     await new Promise(r => setTimeout(r, 50));
-    expect(fx.querySelector(`svg g.node[data-node="${target.name}"]`)!.classList.contains('jp-mod-selected')).toBe(true);
+    expect(fx.querySelector(`svg g.node[data-node="${target.name}"]`)!.classList.contains('jp-mod-selected')).toBe(
+      true
+    );
     expect(fx.querySelector('.jp-DynamoExplorer-detailsTitle')!.textContent).toBe(target.name);
     input.value = 'no-such-node-anywhere';
     input.dispatchEvent(new Event('input'));
@@ -243,7 +294,9 @@ describe('FX node search', () => {
 });
 
 describe('recompiles', () => {
-  const withRecompile = loadGoldens().filter(([, r]) => r.frames.some(f => f.recompile_reasons.length > 0 && /tensor '/.test(f.recompile_reasons[0].reason)));
+  const withRecompile = loadGoldens().filter(([, r]) =>
+    r.frames.some(f => f.recompile_reasons.length > 0 && /tensor '/.test(f.recompile_reasons[0].reason))
+  );
 
   it.runIf(withRecompile.length > 0)('highlights the tensor guard that failed', async () => {
     const [, report] = withRecompile[0];
@@ -268,27 +321,32 @@ describe('code in an earlier notebook cell', () => {
     expect(goldens.length).toBeGreaterThan(0);
   });
 
-  it.runIf(goldens.length > 0)('shows that cell in the source pane and names it In [n] in every line link', async () => {
-    const [, report] = goldens[0];
-    const earlier = report.sources!.find(s => s.kind === 'notebook-cell')!;
-    const frame = report.frames.find(f => f.code.filename === earlier.filename && f.graph_breaks.length > 0)!;
-    const gb = frame.graph_breaks.find(b => b.filename === earlier.filename)!;
-    const { root } = await render(report);
-    await select(root, frame);
-    const source = pane(root, 'source');
-    expect(source.textContent).toContain(`Source (${earlier.label})`);
-    const lines = earlier.excerpts[0].text.split('\n');
-    const row = source.querySelector<HTMLElement>(`[data-line="${gb.line}"]`)!;
-    expect(row.textContent).toContain(lines[gb.line! - earlier.excerpts[0].first_line].trim());
-    expect(row.classList.contains('jp-mod-break')).toBe(true);
-    // the break card names the cell as IPython does, and jumping to it selects that row
-    const jump = pane(root, 'graph-breaks').querySelector<HTMLElement>(`[data-jump="${gb.line}"]`)!;
-    expect(jump.textContent).toBe(`${earlier.label}, line ${gb.line}`);
-    jump.click();
-    await settled(root);
-    expect(pane(root, 'source').querySelector(`[data-line="${gb.line}"]`)!.classList.contains('jp-mod-selected')).toBe(true);
-    expect(root.textContent).not.toContain(earlier.filename);
-  });
+  it.runIf(goldens.length > 0)(
+    'shows that cell in the source pane and names it In [n] in every line link',
+    async () => {
+      const [, report] = goldens[0];
+      const earlier = report.sources!.find(s => s.kind === 'notebook-cell')!;
+      const frame = report.frames.find(f => f.code.filename === earlier.filename && f.graph_breaks.length > 0)!;
+      const gb = frame.graph_breaks.find(b => b.filename === earlier.filename)!;
+      const { root } = await render(report);
+      await select(root, frame);
+      const source = pane(root, 'source');
+      expect(source.textContent).toContain(`Source (${earlier.label})`);
+      const lines = earlier.excerpts[0].text.split('\n');
+      const row = source.querySelector<HTMLElement>(`[data-line="${gb.line}"]`)!;
+      expect(row.textContent).toContain(lines[gb.line! - earlier.excerpts[0].first_line].trim());
+      expect(row.classList.contains('jp-mod-break')).toBe(true);
+      // the break card names the cell as IPython does, and jumping to it selects that row
+      const jump = pane(root, 'graph-breaks').querySelector<HTMLElement>(`[data-jump="${gb.line}"]`)!;
+      expect(jump.textContent).toBe(`${earlier.label}, line ${gb.line}`);
+      jump.click();
+      await settled(root);
+      expect(
+        pane(root, 'source').querySelector(`[data-line="${gb.line}"]`)!.classList.contains('jp-mod-selected')
+      ).toBe(true);
+      expect(root.textContent).not.toContain(earlier.filename);
+    }
+  );
 });
 
 describe('fullgraph partial report', () => {
@@ -309,7 +367,9 @@ describe('fullgraph partial report', () => {
     expect(fx.textContent).toContain('partial graph: traced before the error, never compiled');
     expect(fx.querySelectorAll('svg g.node').length).toBe(graph.nodes.length);
     // the frame's original bytecode is there although Dynamo made no modified code
-    expect(pane(root, 'original-bytecode').querySelectorAll('[data-offset]').length).toBe(frame.original_bytecode.length);
+    expect(pane(root, 'original-bytecode').querySelectorAll('[data-offset]').length).toBe(
+      frame.original_bytecode.length
+    );
     expect(root.querySelector('[data-count="graphs"]')!.textContent).toBe('0');
   });
 });

@@ -16,7 +16,25 @@ afterEach(() => {
 });
 
 /** Keys whose values are free text a user can influence. */
-const TEXT_KEYS = new Set(['source', 'name', 'target', 'args', 'reason', 'explanation', 'message', 'argrepr', 'gb_type', 'code', 'context', 'guard_tree', 'decompiled_source', 'expr', 'hints', 'text', 'label']);
+const TEXT_KEYS = new Set([
+  'source',
+  'name',
+  'target',
+  'args',
+  'reason',
+  'explanation',
+  'message',
+  'argrepr',
+  'gb_type',
+  'code',
+  'context',
+  'guard_tree',
+  'decompiled_source',
+  'expr',
+  'hints',
+  'text',
+  'label'
+]);
 
 function poison(value: unknown, key = ''): unknown {
   if (typeof value === 'string') {

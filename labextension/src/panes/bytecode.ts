@@ -30,7 +30,10 @@ export class BytecodePane {
     private readonly _ctx: IViewContext,
     private readonly _kind: BytecodeKind
   ) {
-    const shell = paneShell(_kind === 'original' ? 'original-bytecode' : 'modified-bytecode', _kind === 'original' ? 'Original bytecode' : 'Modified bytecode');
+    const shell = paneShell(
+      _kind === 'original' ? 'original-bytecode' : 'modified-bytecode',
+      _kind === 'original' ? 'Original bytecode' : 'Modified bytecode'
+    );
     this.element = shell.element;
     this._body = shell.body;
     this._group = `${_kind}-bytecode`;
@@ -74,7 +77,9 @@ export class BytecodePane {
     const code = this._kind === 'original' ? frame.original_bytecode : frame.modified_bytecode;
     if (code.length === 0) {
       this._body.appendChild(
-        emptyState(this._kind === 'modified' ? '<no modified bytecode: Dynamo kept the original code>' : '<no bytecode>')
+        emptyState(
+          this._kind === 'modified' ? '<no modified bytecode: Dynamo kept the original code>' : '<no bytecode>'
+        )
       );
       return;
     }
@@ -118,7 +123,11 @@ export class BytecodePane {
     const row = h(
       'div',
       { class: 'jp-DynamoExplorer-row', data: { offset: String(ins.offset) } },
-      h('span', { class: 'jp-DynamoExplorer-lineno', text: ins.line === null ? '' : String(ins.line), title: 'source line' }),
+      h('span', {
+        class: 'jp-DynamoExplorer-lineno',
+        text: ins.line === null ? '' : String(ins.line),
+        title: 'source line'
+      }),
       h('span', { class: 'jp-DynamoExplorer-jump', text: ins.is_jump_target ? '>>' : '' }),
       h('span', { class: 'jp-DynamoExplorer-offset', text: String(ins.offset) }),
       h('span', { class: 'jp-DynamoExplorer-opname', text: ins.opname }),
@@ -168,7 +177,12 @@ export class BytecodePane {
         onclick: () => void this._ctx.selectFrame(compileId)
       });
     }
-    return h('span', { class: 'jp-DynamoExplorer-refName', text: text || ref.name, title: `${ref.kind}: ${ref.name}`, data: { refKind: ref.kind } });
+    return h('span', {
+      class: 'jp-DynamoExplorer-refName',
+      text: text || ref.name,
+      title: `${ref.kind}: ${ref.name}`,
+      data: { refKind: ref.kind }
+    });
   }
 }
 

@@ -78,7 +78,13 @@ export class CodePane {
       }
     };
     for (const tab of tabs) {
-      const btn = h('button', { class: 'jp-DynamoExplorer-tab', text: tab.title, data: { tab: tab.key }, attrs: { role: 'tab' }, onclick: () => void open(tab) });
+      const btn = h('button', {
+        class: 'jp-DynamoExplorer-tab',
+        text: tab.title,
+        data: { tab: tab.key },
+        attrs: { role: 'tab' },
+        onclick: () => void open(tab)
+      });
       btn.type = 'button';
       this._tabs.appendChild(btn);
     }
@@ -111,7 +117,10 @@ export class CodePane {
             const done: Promise<void>[] = [main.done];
             for (const kernel of oc.kernels) {
               const k = block(kernel.source, kernel.language === 'cpp' ? 'cpp' : 'python');
-              element.append(h('div', { class: 'jp-DynamoExplorer-kernelTitle', text: `${kernel.name} (${kernel.language})` }), k.element);
+              element.append(
+                h('div', { class: 'jp-DynamoExplorer-kernelTitle', text: `${kernel.name} (${kernel.language})` }),
+                k.element
+              );
               done.push(k.done);
             }
             return { element, done: Promise.all(done).then(() => undefined), lines: main.lines };

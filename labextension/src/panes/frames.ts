@@ -67,7 +67,13 @@ export class FramesPane {
     const item = h(
       'li',
       { class: 'jp-DynamoExplorer-treeItem', data: { chain: chain.key }, attrs: { role: 'treeitem' } },
-      h('div', { class: 'jp-DynamoExplorer-treeRow' }, first.code.is_resume ? h('span', { class: 'jp-DynamoExplorer-badge', text: 'resume' }) : null, name, chips)
+      h(
+        'div',
+        { class: 'jp-DynamoExplorer-treeRow' },
+        first.code.is_resume ? h('span', { class: 'jp-DynamoExplorer-badge', text: 'resume' }) : null,
+        name,
+        chips
+      )
     );
     if (chain.children.length > 0) {
       const sub = h('ul', { class: 'jp-DynamoExplorer-tree', attrs: { role: 'group' } });

@@ -54,7 +54,10 @@ export class FxGraphPane {
         void this._draw();
       }
     );
-    this._search = h('input', { class: 'jp-DynamoExplorer-search', attrs: { type: 'search', placeholder: 'find node…', 'aria-label': 'find node' } });
+    this._search = h('input', {
+      class: 'jp-DynamoExplorer-search',
+      attrs: { type: 'search', placeholder: 'find node…', 'aria-label': 'find node' }
+    });
     this._search.addEventListener('input', () => this._onSearch());
     this._search.addEventListener('keydown', event => {
       if (event.key === 'Enter') {
@@ -69,8 +72,16 @@ export class FxGraphPane {
     this._info = h('div', { class: 'jp-DynamoExplorer-muted jp-DynamoExplorer-graphInfo' });
     this._picture = h('div', { class: 'jp-DynamoExplorer-picture' });
     this._table = h('div', { class: 'jp-DynamoExplorer-nodeTable' });
-    this._details = h('aside', { class: 'jp-DynamoExplorer-nodeDetails' }, emptyState('Click a node to see its target, args, shape and line.'));
-    shell.body.append(this._results, this._info, h('div', { class: 'jp-DynamoExplorer-graphArea' }, this._picture, this._table, this._details));
+    this._details = h(
+      'aside',
+      { class: 'jp-DynamoExplorer-nodeDetails' },
+      emptyState('Click a node to see its target, args, shape and line.')
+    );
+    shell.body.append(
+      this._results,
+      this._info,
+      h('div', { class: 'jp-DynamoExplorer-graphArea' }, this._picture, this._table, this._details)
+    );
   }
 
   /**
@@ -78,7 +89,9 @@ export class FxGraphPane {
    */
   async update(frame: Frame | null): Promise<void> {
     this._frame = frame;
-    const graphs = frame ? this._ctx.index.graphsOf(frame).filter(g => g.kind === 'dynamo' || g.kind === 'dynamo_partial') : [];
+    const graphs = frame
+      ? this._ctx.index.graphsOf(frame).filter(g => g.kind === 'dynamo' || g.kind === 'dynamo_partial')
+      : [];
     this._graph = graphs[0] ?? null;
     this._selected = null;
     this._renderGraphButtons(graphs);
@@ -114,7 +127,10 @@ export class FxGraphPane {
       return;
     }
     for (const graph of graphs) {
-      const btn = button(graph.name ?? `graph ${graph.id}`, () => void this.showGraph(graph.id), { data: { graphId: String(graph.id) }, class: 'jp-DynamoExplorer-small' });
+      const btn = button(graph.name ?? `graph ${graph.id}`, () => void this.showGraph(graph.id), {
+        data: { graphId: String(graph.id) },
+        class: 'jp-DynamoExplorer-small'
+      });
       btn.classList.toggle('jp-mod-selected', graph === this._graph);
       this._graphButtons.appendChild(btn);
     }
@@ -275,7 +291,10 @@ export class FxGraphPane {
     const hits = model.search(this._search.value);
     for (const item of hits) {
       this._results.appendChild(
-        button(`${item.node.name} · ${item.node.target}`, () => void this._reveal(item), { class: 'jp-DynamoExplorer-small', data: { node: item.node.name } })
+        button(`${item.node.name} · ${item.node.target}`, () => void this._reveal(item), {
+          class: 'jp-DynamoExplorer-small',
+          data: { node: item.node.name }
+        })
       );
     }
     if (this._search.value.trim() && hits.length === 0) {
@@ -303,7 +322,15 @@ export class FxGraphPane {
   }
 
   private _renderTable(graph: Graph, from: number): void {
-    renderNodeTable(this._ctx, this._table, this._modelOf(graph), from, TABLE_GROUP, filename => this._inFrameFile(filename), item => this._select(item));
+    renderNodeTable(
+      this._ctx,
+      this._table,
+      this._modelOf(graph),
+      from,
+      TABLE_GROUP,
+      filename => this._inFrameFile(filename),
+      item => this._select(item)
+    );
   }
 }
 

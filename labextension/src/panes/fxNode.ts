@@ -16,7 +16,14 @@ const TABLE_PAGE = 500;
  */
 export function nodeDetails(ctx: IViewContext, frame: Frame | null, node: FxNode): HTMLElement[] {
   const field = (label: string, value: string | null): HTMLElement | null =>
-    value ? h('div', { class: 'jp-DynamoExplorer-field' }, h('dt', { text: label }), h('dd', {}, h('code', { text: value }))) : null;
+    value
+      ? h(
+          'div',
+          { class: 'jp-DynamoExplorer-field' },
+          h('dt', { text: label }),
+          h('dd', {}, h('code', { text: value }))
+        )
+      : null;
   const out: HTMLElement[] = [
     h('div', { class: 'jp-DynamoExplorer-detailsTitle', text: node.name, data: { node: node.name } }),
     h(
@@ -56,7 +63,15 @@ export function renderNodeTable(
     table = h(
       'table',
       { class: 'jp-DynamoExplorer-table' },
-      h('thead', {}, h('tr', {}, ...['name', 'op', 'target', 'args', 'shape / dtype', 'line', 'module'].map(t => h('th', { text: t })))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ...['name', 'op', 'target', 'args', 'shape / dtype', 'line', 'module'].map(t => h('th', { text: t }))
+        )
+      ),
       h('tbody')
     );
     container.appendChild(table);

@@ -20,7 +20,10 @@ export class GraphBreaksPane {
 
   constructor(private readonly _ctx: IViewContext) {
     const { index } = _ctx;
-    const shell = paneShell('graph-breaks', `Graph breaks (${index.breakGroups.length} unique, ${index.breakCount} total)`);
+    const shell = paneShell(
+      'graph-breaks',
+      `Graph breaks (${index.breakGroups.length} unique, ${index.breakCount} total)`
+    );
     this.element = shell.element;
     if (index.breakGroups.length === 0) {
       shell.body.appendChild(emptyState('No graph breaks: every compiled frame became whole graphs.'));
@@ -45,18 +48,36 @@ export class GraphBreaksPane {
   private _card(group: IBreakGroup): HTMLElement {
     const gb = group.first;
     const frame = group.frames[0];
-    const where = gb.line !== null ? this._ctx.index.place(gb.filename, gb.line, frame.code.in_cell && gb.filename === frame.code.filename) : null;
+    const where =
+      gb.line !== null
+        ? this._ctx.index.place(gb.filename, gb.line, frame.code.in_cell && gb.filename === frame.code.filename)
+        : null;
     const card = h(
       'div',
-      { class: `jp-DynamoExplorer-break${group.dataDependent ? ' jp-mod-dataDependent' : ''}`, data: { count: String(group.count) } },
+      {
+        class: `jp-DynamoExplorer-break${group.dataDependent ? ' jp-mod-dataDependent' : ''}`,
+        data: { count: String(group.count) }
+      },
       h(
         'div',
         { class: 'jp-DynamoExplorer-breakHead' },
         h('span', { class: 'jp-DynamoExplorer-breakType', text: gb.gb_id ? `${gb.gb_id} ${gb.gb_type}` : gb.gb_type }),
-        h('span', { class: 'jp-DynamoExplorer-badge', text: `×${group.count}`, title: `${group.count} graph breaks with this reason and line` }),
+        h('span', {
+          class: 'jp-DynamoExplorer-badge',
+          text: `×${group.count}`,
+          title: `${group.count} graph breaks with this reason and line`
+        }),
         group.dataDependent ? h('span', { class: 'jp-DynamoExplorer-flag', text: '⚠ data-dependent' }) : null,
-        where ? button(where, () => void this._ctx.jumpToLine(frame, gb.line!), { class: 'jp-DynamoExplorer-link', data: { jump: String(gb.line) } }) : null,
-        h('span', { class: 'jp-DynamoExplorer-muted', text: ` in ${group.frames.map(f => `[${f.compile_id}]`).join(' ')}` })
+        where
+          ? button(where, () => void this._ctx.jumpToLine(frame, gb.line!), {
+              class: 'jp-DynamoExplorer-link',
+              data: { jump: String(gb.line) }
+            })
+          : null,
+        h('span', {
+          class: 'jp-DynamoExplorer-muted',
+          text: ` in ${group.frames.map(f => `[${f.compile_id}]`).join(' ')}`
+        })
       ),
       h('div', { class: 'jp-DynamoExplorer-breakReason', text: gb.reason })
     );
@@ -72,11 +93,22 @@ export class GraphBreaksPane {
     if (gb.user_stack.length > 1) {
       const stack = h('details', {}, h('summary', { text: 'user stack' }));
       for (const f of gb.user_stack) {
-        stack.appendChild(h('div', { class: 'jp-DynamoExplorer-stackFrame' }, h('code', { text: `${this._ctx.index.place(f.filename, f.line ?? null)} in ${f.name}` }), f.code ? h('pre', { class: 'jp-DynamoExplorer-code', text: f.code }) : null));
+        stack.appendChild(
+          h(
+            'div',
+            { class: 'jp-DynamoExplorer-stackFrame' },
+            h('code', { text: `${this._ctx.index.place(f.filename, f.line ?? null)} in ${f.name}` }),
+            f.code ? h('pre', { class: 'jp-DynamoExplorer-code', text: f.code }) : null
+          )
+        );
       }
       card.appendChild(stack);
     }
-    this._ctx.linker.register(GROUP, card, this._ctx.index.lineKey(gb.filename, gb.line, frame.code.in_cell && gb.filename === frame.code.filename));
+    this._ctx.linker.register(
+      GROUP,
+      card,
+      this._ctx.index.lineKey(gb.filename, gb.line, frame.code.in_cell && gb.filename === frame.code.filename)
+    );
     return card;
   }
 }

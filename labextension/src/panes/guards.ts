@@ -42,7 +42,8 @@ export class GuardsPane {
       return;
     }
     this._title.textContent = `Guards (${frame.guards.length})`;
-    const previous = frame.recompile_reasons.length > 0 || index.recompileCount > 0 ? index.previousCompile(frame) : null;
+    const previous =
+      frame.recompile_reasons.length > 0 || index.recompileCount > 0 ? index.previousCompile(frame) : null;
     const failed = failedGuards(frame, previous);
     const failedKeys = new Set([...failed].map(g => `${g.type}|${g.source}`));
     if (frame.recompile_reasons.length > 0) {
@@ -52,7 +53,9 @@ export class GuardsPane {
           h(
             'div',
             { class: 'jp-DynamoExplorer-recompileReason' },
-            h('strong', { text: `Recompiled${reason.failed_compile_id ? `: a guard of [${reason.failed_compile_id}] failed` : ''}: ` }),
+            h('strong', {
+              text: `Recompiled${reason.failed_compile_id ? `: a guard of [${reason.failed_compile_id}] failed` : ''}: `
+            }),
             h('span', { class: 'jp-DynamoExplorer-message', text: reason.reason })
           )
         );
@@ -61,7 +64,12 @@ export class GuardsPane {
     }
     if (previous && previous !== frame) {
       const diff = this._diff(frame, previous, failed);
-      const details = h('details', { class: 'jp-DynamoExplorer-guardDiff', data: { section: 'guard-diff' } }, h('summary', { text: `Diff vs guards of [${previous.compile_id}]` }), diff);
+      const details = h(
+        'details',
+        { class: 'jp-DynamoExplorer-guardDiff', data: { section: 'guard-diff' } },
+        h('summary', { text: `Diff vs guards of [${previous.compile_id}]` }),
+        diff
+      );
       details.open = frame.recompile_reasons.length > 0;
       this._body.appendChild(details);
     }
@@ -81,7 +89,11 @@ export class GuardsPane {
     this._shapes(frame);
     if (frame.guard_tree) {
       const tree = this._ctx.index.labelPaths(frame.guard_tree);
-      const details = h('details', { class: 'jp-DynamoExplorer-guardTree' }, h('summary', { text: `Guard tree (as TORCH_LOGS=guards prints it, ${tree.split('\n').length} lines)` }));
+      const details = h(
+        'details',
+        { class: 'jp-DynamoExplorer-guardTree' },
+        h('summary', { text: `Guard tree (as TORCH_LOGS=guards prints it, ${tree.split('\n').length} lines)` })
+      );
       details.addEventListener('toggle', () => {
         if (details.open && details.childElementCount === 1) {
           details.appendChild(h('pre', { class: 'jp-DynamoExplorer-code', text: tree }));
@@ -109,7 +121,12 @@ export class GuardsPane {
       const group = h(
         'div',
         { class: 'jp-DynamoExplorer-guardGroup', data: { source } },
-        h('div', { class: 'jp-DynamoExplorer-guardSource' }, source ? h('code', { text: source }) : h('span', { text: 'global state' }), h('span', { class: 'jp-DynamoExplorer-muted', text: ` ${guards[0].origin} · ${guards.length}` }))
+        h(
+          'div',
+          { class: 'jp-DynamoExplorer-guardSource' },
+          source ? h('code', { text: source }) : h('span', { text: 'global state' }),
+          h('span', { class: 'jp-DynamoExplorer-muted', text: ` ${guards[0].origin} · ${guards.length}` })
+        )
       );
       for (const guard of guards) {
         const row = this._guardRow(frame, guard);
@@ -123,9 +140,13 @@ export class GuardsPane {
     }
     if (i < groups.length) {
       const left = groups.slice(i).reduce((n, [, g]) => n + g.length, 0);
-      const more = button(`show more (${left} guards left)`, () => {
-        this._renderGroups(frame, groups, i, failedKeys, previous, more);
-      }, { class: 'jp-DynamoExplorer-more' });
+      const more = button(
+        `show more (${left} guards left)`,
+        () => {
+          this._renderGroups(frame, groups, i, failedKeys, previous, more);
+        },
+        { class: 'jp-DynamoExplorer-more' }
+      );
       fragment.appendChild(more);
     }
     if (anchor) {
@@ -141,7 +162,11 @@ export class GuardsPane {
       { class: 'jp-DynamoExplorer-guard', data: { type: guard.type } },
       h('span', { class: 'jp-DynamoExplorer-guardType', text: guard.type }),
       h('span', { class: 'jp-DynamoExplorer-guardCode' }, ...guard.code.map(code => h('code', { text: code }))),
-      guard.line !== null ? button(`line ${guard.line}`, () => void this._ctx.jumpToLine(frame, guard.line!), { class: 'jp-DynamoExplorer-link' }) : null
+      guard.line !== null
+        ? button(`line ${guard.line}`, () => void this._ctx.jumpToLine(frame, guard.line!), {
+            class: 'jp-DynamoExplorer-link'
+          })
+        : null
     );
     this._ctx.linker.register(GROUP, row, this._ctx.index.frameLineKey(frame, guard.line));
     return row;
@@ -156,7 +181,15 @@ export class GuardsPane {
       const text = guardText(guard);
       if (!now.has(text)) {
         out.appendChild(
-          h('div', { class: `jp-DynamoExplorer-diffRow jp-mod-removed${failed.has(guard) ? ' jp-mod-failed' : ''}`, data: { diff: 'removed' }, title: failed.has(guard) ? 'this guard failed' : '' }, `- ${text}`)
+          h(
+            'div',
+            {
+              class: `jp-DynamoExplorer-diffRow jp-mod-removed${failed.has(guard) ? ' jp-mod-failed' : ''}`,
+              data: { diff: 'removed' },
+              title: failed.has(guard) ? 'this guard failed' : ''
+            },
+            `- ${text}`
+          )
         );
       } else {
         same += 1;
@@ -165,7 +198,9 @@ export class GuardsPane {
     for (const guard of frame.guards) {
       const text = guardText(guard);
       if (!before.has(text)) {
-        out.appendChild(h('div', { class: 'jp-DynamoExplorer-diffRow jp-mod-added', data: { diff: 'added' } }, `+ ${text}`));
+        out.appendChild(
+          h('div', { class: 'jp-DynamoExplorer-diffRow jp-mod-added', data: { diff: 'added' } }, `+ ${text}`)
+        );
       }
     }
     out.appendChild(h('div', { class: 'jp-DynamoExplorer-muted', text: `${same} guards unchanged` }));
@@ -179,14 +214,30 @@ export class GuardsPane {
     if (symbols.length === 0 && shapeGuards.length === 0) {
       return;
     }
-    const section = h('div', { class: 'jp-DynamoExplorer-shapes', data: { section: 'dynamic-shapes' } }, h('div', { class: 'jp-DynamoExplorer-guardSource', text: 'Dynamic shapes' }));
+    const section = h(
+      'div',
+      { class: 'jp-DynamoExplorer-shapes', data: { section: 'dynamic-shapes' } },
+      h('div', { class: 'jp-DynamoExplorer-guardSource', text: 'Dynamic shapes' })
+    );
     for (const s of symbols) {
       section.appendChild(
-        h('div', { class: 'jp-DynamoExplorer-guard' }, h('code', { class: 'jp-DynamoExplorer-guardType', text: s.symbol }), h('span', { text: `${s.source} = ${s.value}, range ${s.range}` }))
+        h(
+          'div',
+          { class: 'jp-DynamoExplorer-guard' },
+          h('code', { class: 'jp-DynamoExplorer-guardType', text: s.symbol }),
+          h('span', { text: `${s.source} = ${s.value}, range ${s.range}` })
+        )
       );
     }
     for (const g of shapeGuards) {
-      section.appendChild(h('div', { class: 'jp-DynamoExplorer-guard' }, h('span', { class: 'jp-DynamoExplorer-guardType', text: 'SHAPE' }), h('code', { text: g.expr })));
+      section.appendChild(
+        h(
+          'div',
+          { class: 'jp-DynamoExplorer-guard' },
+          h('span', { class: 'jp-DynamoExplorer-guardType', text: 'SHAPE' }),
+          h('code', { text: g.expr })
+        )
+      );
     }
     this._body.appendChild(section);
   }

@@ -11,7 +11,12 @@ import { button, formatSeconds, h, plural } from '../dom';
 export function renderHeader(ctx: IViewContext): HTMLElement {
   const { report, index } = ctx;
   const fact = (label: string, value: string, title?: string): HTMLElement =>
-    h('span', { class: 'jp-DynamoExplorer-fact', title }, h('span', { class: 'jp-DynamoExplorer-factLabel', text: label }), value);
+    h(
+      'span',
+      { class: 'jp-DynamoExplorer-fact', title },
+      h('span', { class: 'jp-DynamoExplorer-factLabel', text: label }),
+      value
+    );
   const count = (name: string, value: number, label: string): HTMLElement =>
     h(
       'span',
@@ -56,7 +61,9 @@ export function renderHeader(ctx: IViewContext): HTMLElement {
         { class: 'jp-DynamoExplorer-banner jp-mod-error', data: { banner: 'error' } },
         h('strong', { text: `The cell raised ${err.type}: ` }),
         h('span', { class: 'jp-DynamoExplorer-message', text: err.message }),
-        err.line !== null ? button(`line ${err.line}`, () => void ctx.jumpToLine(frame, err.line!), { class: 'jp-DynamoExplorer-link' }) : null
+        err.line !== null
+          ? button(`line ${err.line}`, () => void ctx.jumpToLine(frame, err.line!), { class: 'jp-DynamoExplorer-link' })
+          : null
       )
     );
   }
@@ -71,10 +78,17 @@ export function renderHeader(ctx: IViewContext): HTMLElement {
     );
   }
   if (report.logs.length > 0) {
-    const details = h('details', { class: 'jp-DynamoExplorer-logs' }, h('summary', { text: plural(report.logs.length, 'torch log record') }));
+    const details = h(
+      'details',
+      { class: 'jp-DynamoExplorer-logs' },
+      h('summary', { text: plural(report.logs.length, 'torch log record') })
+    );
     for (const log of report.logs) {
       details.appendChild(
-        h('pre', { class: `jp-DynamoExplorer-log jp-mod-${log.level.toLowerCase()}`, text: `${log.level} ${log.logger}${log.compile_id ? ` [${log.compile_id}]` : ''}: ${log.message}` })
+        h('pre', {
+          class: `jp-DynamoExplorer-log jp-mod-${log.level.toLowerCase()}`,
+          text: `${log.level} ${log.logger}${log.compile_id ? ` [${log.compile_id}]` : ''}: ${log.message}`
+        })
       );
     }
     element.appendChild(details);

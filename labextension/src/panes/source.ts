@@ -54,7 +54,9 @@ export class SourcePane {
       if (!found) {
         this._title.textContent = 'Source';
         this._body.appendChild(
-          emptyState(`${frame.code.name} is defined at ${index.place(frame.code.filename, frame.code.firstlineno)}; its source is not in the report.`)
+          emptyState(
+            `${frame.code.name} is defined at ${index.place(frame.code.filename, frame.code.firstlineno)}; its source is not in the report.`
+          )
         );
         return;
       }
@@ -75,10 +77,15 @@ export class SourcePane {
       }
     }
     const ownKey = (line: number): string | null => index.frameLineKey(frame, line);
-    const breaks = groupByLine(frame.graph_breaks.filter(gb => gb.line !== null && index.lineKey(gb.filename, gb.line) === ownKey(gb.line)));
+    const breaks = groupByLine(
+      frame.graph_breaks.filter(gb => gb.line !== null && index.lineKey(gb.filename, gb.line) === ownKey(gb.line))
+    );
     const guards = groupByLine(frame.guards);
     const error = report.error;
-    const errorLine = frame.code.in_cell && error && (error.compile_id === null || error.compile_id === frame.compile_id) ? error.line : null;
+    const errorLine =
+      frame.code.in_cell && error && (error.compile_id === null || error.compile_id === frame.compile_id)
+        ? error.line
+        : null;
     const table = h('div', { class: 'jp-DynamoExplorer-lines jp-DynamoExplorer-sourceLines' });
     lines.forEach((line, i) => {
       const lineno = firstLine + i;
@@ -107,12 +114,23 @@ export class SourcePane {
       }
       if (errorLine === lineno) {
         gutter.appendChild(
-          h('span', { class: 'jp-DynamoExplorer-mark jp-DynamoExplorer-mark-error', text: '✖', title: `${error!.type}: ${error!.message}`, data: { mark: 'error' } })
+          h('span', {
+            class: 'jp-DynamoExplorer-mark jp-DynamoExplorer-mark-error',
+            text: '✖',
+            title: `${error!.type}: ${error!.message}`,
+            data: { mark: 'error' }
+          })
         );
       }
       const code = h('span', { class: 'jp-DynamoExplorer-lineCode' });
       appendLine(code, line);
-      const row = h('div', { class: 'jp-DynamoExplorer-row', data: { line: String(lineno) } }, gutter, h('span', { class: 'jp-DynamoExplorer-lineno', text: String(lineno) }), code);
+      const row = h(
+        'div',
+        { class: 'jp-DynamoExplorer-row', data: { line: String(lineno) } },
+        gutter,
+        h('span', { class: 'jp-DynamoExplorer-lineno', text: String(lineno) }),
+        code
+      );
       const key = ownKey(lineno);
       if (codeLines.has(lineno)) {
         row.classList.add(lineColourClass(lineno));
