@@ -20,6 +20,20 @@ from nbclient import NotebookClient
 
 REPO = Path(__file__).resolve().parents[2]
 MIME = "application/vnd.dynamo-explorer.report.v1+json"
+# every %%dynamo option; %%dynamo? must show an example of each
+MAGIC_OPTIONS = (
+    "--backend",
+    "--mode",
+    "--dynamic",
+    "--no-dynamic",
+    "--fullgraph",
+    "--scope",
+    "--recompile-limit",
+    "--decompile",
+    "--out",
+    "--quiet",
+    "--strict",
+)
 
 
 def code(source: str, name: str | None = None, raises: bool = False):

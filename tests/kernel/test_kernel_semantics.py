@@ -11,7 +11,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from kernel_nb import MIME, cell, code, error, execute, last_json, outputs, reports, result, stream
+from kernel_nb import MAGIC_OPTIONS, MIME, cell, code, error, execute, last_json, outputs, reports, result, stream
 
 from tests.goldens.cases import TOY_EXAMPLE_CELL, line_of
 
@@ -147,19 +147,7 @@ def test_help_lists_every_option_with_an_example(nb):
     assert pages, reply
     text = _plain(pages[0])
     assert "%%dynamo [--backend NAME]" in text
-    for option in (
-        "--backend",
-        "--mode",
-        "--dynamic",
-        "--no-dynamic",
-        "--fullgraph",
-        "--scope",
-        "--recompile-limit",
-        "--decompile",
-        "--out",
-        "--quiet",
-        "--strict",
-    ):
+    for option in MAGIC_OPTIONS:
         assert f"Example: %%dynamo {option}" in " ".join(text.split()), option
 
 

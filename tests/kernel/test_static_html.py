@@ -10,7 +10,7 @@ import sys
 from html.parser import HTMLParser
 
 import pytest
-from kernel_nb import REPO
+from kernel_nb import MAGIC_OPTIONS, REPO
 
 torch = pytest.importorskip("torch")
 
@@ -149,17 +149,5 @@ def test_help_has_an_example_for_every_option():
 
     doc = " ".join(DynamoMagics.dynamo.__doc__.split())
     assert doc.startswith(":: %%dynamo [--backend NAME]")
-    for option in (
-        "--backend",
-        "--mode",
-        "--dynamic",
-        "--no-dynamic",
-        "--fullgraph",
-        "--scope",
-        "--recompile-limit",
-        "--decompile",
-        "--out",
-        "--quiet",
-        "--strict",
-    ):
+    for option in MAGIC_OPTIONS:
         assert f"Example: %%dynamo {option}" in doc, option
