@@ -51,7 +51,7 @@ GENERATE = textwrap.dedent(
     y = step(torch.randn(2, 8, 16))
     '''
     started = time.perf_counter()
-    run = run_cell(source, {{}}, RunOptions(backend="eager", scope="frames"))
+    run = run_cell(source, {{}}, RunOptions(backend="eager"))
     if run.exception is not None:
         raise run.exception
     with open({out!r}, "w") as f:
