@@ -1,6 +1,6 @@
 """Every torch-version difference the engine depends on, decided once at import time.
 
-Verified against torch 2.13 (run) and 2.11 (source), see shared/design/dynamo-capture.md §4.
+Verified against torch 2.13 (run) and 2.11 (source), see docs/dynamo-capture.md §4.
 Collectors import from here and never probe ``torch`` with ``hasattr`` themselves.
 """
 

@@ -10,7 +10,7 @@ compiled with the cell's filename and original line numbers, and built with the 
 globals. The code object is then renamed ``<module>`` and starts at line 1, as a plain cell's code
 does: IPython's traceback reads the source of a ``<module>`` frame as the whole cell, and shows the
 same ``Cell In[n], line N`` listing a plain cell would. Every store writes straight into the namespace, so assignments made before an exception persist
-and later cells see them. Three Dynamo traps are handled here (shared/design/dynamo-capture.md §13):
+and later cells see them. Three Dynamo traps are handled here (docs/dynamo-capture.md §13):
 - resume functions of a frame whose locals hold no tensor are skipped (``has_tensor_in_frame``):
   the body starts by loading the hidden global ``__dynamo_torch__`` so ``co_names`` names torch;
 - ``LOAD_GLOBAL`` of a name first stored earlier in the same traced frame fails with GB0354: every
