@@ -134,7 +134,7 @@ class DynamoMagics(Magics):
         if not args.quiet:
             display(bundle(report), raw=True)
         if run.exception is not None:
-            self._show_exception(run.exception, filename)
+            self._show_exception(run.exception)
             return None
         if args.strict and report.get("diagnostics"):
             problems = "; ".join(f"{d['kind']}: {d['message']}" for d in report["diagnostics"])
@@ -152,13 +152,10 @@ class DynamoMagics(Magics):
     # magic_arguments writes the usage line as "%dynamo [...]"; it is a cell magic.
     dynamo.__doc__ = dynamo.__doc__.replace("%dynamo [", "%%dynamo [", 1)
 
-    def _show_exception(self, exc: BaseException, filename: str) -> None:
-        """Show the cell's exception as IPython shows a plain cell's, from the cell's frames on."""
-        tb = exc.__traceback__
-        cell_tb = tb
-        while cell_tb is not None and cell_tb.tb_frame.f_code.co_filename != filename:
-            cell_tb = cell_tb.tb_next
-        self._shell.showtraceback((type(exc), exc, cell_tb or tb), tb_offset=0)
+    def _show_exception(self, exc: BaseException) -> None:
+        """Show the cell's exception as IPython shows a plain cell's: ``run_cell`` already starts its
+        traceback at the cell's own frames (``runner._trim_traceback``)."""
+        self._shell.showtraceback((type(exc), exc, exc.__traceback__), tb_offset=0)
         self._mark_failed(exc)
 
     def _mark_failed(self, exc: BaseException) -> None:
