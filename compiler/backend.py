@@ -4,8 +4,9 @@
 cache entry made with another backend object still counts toward ``recompile_limit``. So the
 explorer keeps ONE ``ExplorerBackend`` per (backend, mode, dynamic) for the life of the process:
 re-running a cell does not pile up entries on functions shared with the user's own compiled code.
-The capture (the running cell's ``CaptureContext``) is looked up per call on the calling thread: it
-records the graph, then the real backend compiles inside ``capture.backend_window()``.
+The capture (the running cell's hook dispatcher, ``collectors/dispatch.py``) is looked up per call on
+the calling thread: it records the graph (``on_graph``), then the real backend compiles inside
+``capture.backend_window()``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ _local = threading.local()
 
 
 class Capture(Protocol):
-    def record_graph(self, gm: Any, example_inputs: list[Any]) -> None: ...
+    def on_graph(self, gm: Any, example_inputs: list[Any]) -> None: ...
 
     def backend_window(self) -> AbstractContextManager[Any]: ...
 
@@ -45,7 +46,7 @@ class ExplorerBackend:
         capture = getattr(_local, "capture", None)
         if capture is None:
             return self.inner(gm, example_inputs)
-        capture.record_graph(gm, example_inputs)
+        capture.on_graph(gm, example_inputs)
         with capture.backend_window():
             return self.inner(gm, example_inputs)
 

@@ -37,6 +37,7 @@ import os
 import sys
 import sysconfig
 import types
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,7 +169,7 @@ def _reject_in_cell_scope(stmts: list[ast.stmt], filename: str) -> None:
             )
 
 
-def _toplevel_nodes(stmts: list[ast.stmt]):
+def _toplevel_nodes(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
     """Every node of the cell's own scope (not inside nested defs, classes or lambdas)."""
     stack: list[ast.AST] = list(reversed(stmts))
     while stack:

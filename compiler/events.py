@@ -17,7 +17,7 @@ import threading
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TextIO
 
 import torch
 
@@ -190,7 +190,14 @@ class TorchWarningDiverter:
         self._cm.__enter__()
         original = warnings.showwarning
 
-        def showwarning(message, category, filename, lineno, file=None, line=None):
+        def showwarning(
+            message: Warning | str,
+            category: type[Warning],
+            filename: str,
+            lineno: int,
+            file: TextIO | None = None,
+            line: str | None = None,
+        ) -> None:
             if str(filename).startswith(_TORCH_DIR):
                 self.records.append(CapturedLog("WARNING", f"warnings.{category.__name__}", str(message), None))
             else:

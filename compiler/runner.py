@@ -2,7 +2,8 @@
 
 Holds ``CellRun`` (the result), ``Progress`` (live status) and ``run_cell`` itself. The order of
 work is: validate options -> parse the cell (``cell.prepare``) -> install every collector of the
-registry -> run -> undo everything in ``finally`` -> let each collector add its part to the report.
+registry, then the Dynamo hooks they declare (``collectors/dispatch.py``) -> run -> undo everything in
+``finally`` -> let each collector add its part to the report, in ``requires`` order (docs/architecture.md).
 
 Isolation ([Note: isolation]): no ``torch._dynamo.reset()``, ``explain()`` or ``run_and_get_code()``.
 Every hook, handler and config patch is scoped by an ``ExitStack`` and removed in ``finally``, also on
@@ -21,8 +22,8 @@ import linecache
 import platform
 import time
 import types
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import torch
@@ -31,8 +32,9 @@ from . import _compat
 from .backend import explorer_backend, is_explorer_backend, set_capture
 from .calls import CALL_NAME, CallCompiler
 from .cell import ANCHOR_NAME, OUT_NAME, UNBOUND, UNBOUND_NAME, CellProgram, prepare
-from .collectors import DEFAULT_COLLECTORS, CaptureContext
+from .collectors import DEFAULT_COLLECTORS, CaptureContext, Collector, ordered
 from .collectors.base import gc_paused
+from .collectors.dispatch import Dispatcher
 from .model import CompileReport, ErrorInfo
 from .options import RunOptions
 from .schema import report_errors
@@ -69,13 +71,15 @@ def run_cell(
     filename: str | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     label_file: Callable[[str], str | None] | None = None,
+    collectors: Sequence[type[Collector]] | None = None,
 ) -> CellRun:
     """Run ``source`` in ``namespace`` under TorchDynamo and return a ``CellRun``.
 
     Raises ``SyntaxError`` / ``compiler.errors.UsageError`` before anything runs when the input cannot
     be run; every exception raised by the cell itself is returned in ``CellRun.exception`` instead.
     ``label_file(filename)`` names a file for people (the kernel: ``In [2]`` for a notebook cell), or
-    returns None ([Note: sources] in collectors/sources.py).
+    returns None ([Note: sources] in collectors/sources.py). ``collectors`` replaces the registry's
+    (``collectors.REGISTRY``); they run in the order their ``requires`` give (``collectors.ordered``).
     """
     options = (options or RunOptions()).validate()
     if filename is None:
@@ -96,39 +100,47 @@ def run_cell(
         scope_reason=program.scope_reason,
         cell={"filename": filename, "source": source},
     )
-    collectors = [cls() for cls in DEFAULT_COLLECTORS]
+    kinds = DEFAULT_COLLECTORS if collectors is None else ordered(tuple(collectors))
+    run_collectors = [cls() for cls in kinds]
+    ctx.attach(run_collectors)
+    hooks = Dispatcher(ctx, run_collectors)
+    scaffold = _Scaffold()
     value: Any = None
     exception: BaseException | None = None
     started = time.perf_counter()
     try:
         with contextlib.ExitStack() as stack:
-            for c in collectors:
+            for c in run_collectors:
                 stack.enter_context(c.install(ctx))
+            stack.enter_context(hooks.install())
             stack.enter_context(_dynamo_config(options, program.scope))
-            set_capture(ctx)
+            set_capture(hooks)
             stack.callback(set_capture, None)
             try:
-                _execute(program, namespace, options, ctx)
+                _execute(program, namespace, options, hooks, scaffold)
             finally:
                 value = namespace.pop(OUT_NAME, None)
-                _restore_namespace(program, namespace, ctx)
+                _restore_namespace(program, namespace, scaffold)
     except BaseException as exc:  # noqa: BLE001 - the cell's own exception, KeyboardInterrupt included
         exception = _trim_traceback(exc, filename)
         value = None
     finally:
         _drop_explorer_caches(ctx)
     report.timings["wall_s"] = time.perf_counter() - started
-    if ctx.calls is not None:
-        report.scope_reason = f"{program.scope_reason}. {ctx.calls.summary()}"
-        report.callees = ctx.calls.callees()
+    if scaffold.calls is not None:
+        report.scope_reason = f"{program.scope_reason}. {scaffold.calls.summary()}"
+        report.callees = scaffold.calls.callees()
 
     built = time.perf_counter()
     ctx.exception = exception
     with gc_paused():  # report building allocates ~10^5 small objects; a full collection of the
         # kernel's heap (the model, its fake tensors) in the middle costs more than the building
-        for c in collectors:
+        for name, hook, error in ctx.hook_failures[:20]:
+            report.diagnose("collector_failed", f"{name}.{hook}: {type(error).__name__}: {error}")
+        for c in run_collectors:
             try:
-                c.finalize(ctx, report)
+                with ctx.reading_as(c):
+                    c.finalize(ctx, report)
             except Exception as exc:  # noqa: BLE001 - a capture bug must never cost the user their run
                 report.diagnose("collector_failed", f"{c.name}: {type(exc).__name__}: {exc}")
         if exception is not None:
@@ -143,21 +155,31 @@ def run_cell(
     return CellRun(report=out, value=value, exception=exception)
 
 
-def _execute(program: CellProgram, namespace: dict[str, Any], options: RunOptions, ctx: CaptureContext) -> None:
+@dataclass(slots=True)
+class _Scaffold:
+    """What the runner put into the user's namespace for this run, to take out again."""
+
+    added_names: list[str] = field(default_factory=list)  # helper names that were not there before
+    calls: CallCompiler | None = None  # the calls scope's compiler ([Note: calls scope])
+
+
+def _execute(
+    program: CellProgram, namespace: dict[str, Any], options: RunOptions, hooks: Dispatcher, scaffold: _Scaffold
+) -> None:
     backend = explorer_backend(options.backend, options.mode, options.dynamic)
     optimize = torch._dynamo.optimize(
         backend,
         nopython=options.fullgraph,
         dynamic=options.dynamic,
-        guard_export_fn=ctx.record_guards,
-        guard_fail_fn=ctx.record_guard_failure,
+        guard_export_fn=hooks.guard_export_fn(),
+        guard_fail_fn=hooks.guard_fail_fn(),
     )
     if program.scope == "calls":  # [Note: calls scope] in calls.py
         assert program.module_code is not None
-        ctx.calls = CallCompiler(optimize)
+        scaffold.calls = CallCompiler(optimize)
         if CALL_NAME not in namespace:
-            ctx.added_names.append(CALL_NAME)
-        namespace[CALL_NAME] = ctx.calls
+            scaffold.added_names.append(CALL_NAME)
+        namespace[CALL_NAME] = scaffold.calls
         exec(program.module_code, namespace)  # noqa: S102 - running the user's cell is the point
         return
     if program.scope == "all-frames":
@@ -167,27 +189,26 @@ def _execute(program: CellProgram, namespace: dict[str, Any], options: RunOption
             exec(program.module_code, namespace)  # noqa: S102 - running the user's cell is the point
         return
     assert program.function_code is not None
-    ctx.added_names = [n for n in (ANCHOR_NAME, UNBOUND_NAME) if n not in namespace]
+    scaffold.added_names = [n for n in (ANCHOR_NAME, UNBOUND_NAME) if n not in namespace]
     namespace[ANCHOR_NAME] = torch
     namespace[UNBOUND_NAME] = UNBOUND
-    ctx.seeded = [n for n in program.bound_names if n not in namespace]
-    for n in ctx.seeded:
+    for n in [n for n in program.bound_names if n not in namespace]:  # [Note: cell scope] in cell.py
         namespace[n] = UNBOUND
     fn = types.FunctionType(program.function_code, namespace, program.function_code.co_name)
     optimize(fn)()
 
 
-def _restore_namespace(program: CellProgram, namespace: dict[str, Any], ctx: CaptureContext) -> None:
+def _restore_namespace(program: CellProgram, namespace: dict[str, Any], scaffold: _Scaffold) -> None:
     """Undo the cell-scope scaffolding ([Note: cell scope] in cell.py)."""
     for n in program.bound_names:
         if namespace.get(n) is UNBOUND:
             del namespace[n]
-    for n in ctx.added_names:
+    for n in scaffold.added_names:
         namespace.pop(n, None)
 
 
 @contextlib.contextmanager
-def _dynamo_config(options: RunOptions, scope: str):
+def _dynamo_config(options: RunOptions, scope: str) -> Iterator[None]:
     patch: dict[str, Any] = {}
     if scope != "calls":  # calls: Dynamo's own defaults, so the run is what torch.compile does
         # all-frames uses optimize(...) as a context manager, as the original torchdynamo did

@@ -2,13 +2,14 @@
 
 Each collector names the collectors whose results it reads (``requires``); ``ordered`` derives the
 order from those declarations (the registry's order where they leave a choice) and refuses an unknown
-name or a cycle. ``DEFAULT_COLLECTORS`` is that order. Adding an artifact kind = one module + one entry here.
+name or a cycle. ``DEFAULT_COLLECTORS`` is that order. Adding an artifact kind = one module + one entry
+here (docs/architecture.md, "How to add an artifact kind").
 """
 
 from __future__ import annotations
 
 from .aot_graphs import AotGraphsCollector
-from .base import CaptureContext, CodeRecord, Collector, GraphRecord
+from .base import CaptureContext, CodeRecord, Collector
 from .counters import CountersCollector
 from .dynamic_shapes import DynamicShapesCollector
 from .frames import FramesCollector
@@ -61,4 +62,4 @@ def ordered(collectors: tuple[type[Collector], ...]) -> tuple[type[Collector], .
 
 DEFAULT_COLLECTORS: tuple[type[Collector], ...] = ordered(REGISTRY)
 
-__all__ = ["DEFAULT_COLLECTORS", "REGISTRY", "CaptureContext", "CodeRecord", "Collector", "GraphRecord", "ordered"]
+__all__ = ["DEFAULT_COLLECTORS", "REGISTRY", "CaptureContext", "CodeRecord", "Collector", "ordered"]

@@ -11,14 +11,14 @@ this run ([Note: warm cache]); ``output_code.py`` uses it too.
 
 from __future__ import annotations
 
-import contextlib
 import linecache
 import re
 from collections import Counter, defaultdict
-from typing import Any
 
 from ..dot import graph_dot
 from ..model import CompileReport, Node
+from .base import CaptureContext, Collector
+from .stream import StreamCollector
 
 KINDS = {
     "aot_joint_graph": "aot_joint",
@@ -226,16 +226,13 @@ def parse_readable(text: str) -> list[Node]:
     return nodes
 
 
-class AotGraphsCollector:
+class AotGraphsCollector(Collector):
     name = "aot_graphs"
-    requires: tuple[str, ...] = ("stream", "fx_graphs")
+    requires = ("stream", "fx_graphs")
 
-    def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
-        return contextlib.nullcontext()
-
-    def finalize(self, ctx: Any, report: CompileReport) -> None:
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
         here: dict[str, dict[Location, tuple[str, str | None]]] = {}
-        for ev in ctx.stream.named(*KINDS):
+        for ev in ctx.get(StreamCollector).stream.named(*KINDS):
             if ev.compile_id is None or not ev.payload:
                 continue
             if ev.compile_id not in here:

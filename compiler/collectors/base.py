@@ -1,8 +1,17 @@
-"""What every collector shares: the ``Collector`` protocol and the per-run ``CaptureContext``.
+"""What every collector shares: the ``Collector`` base class, its Dynamo hooks, and ``CaptureContext``.
 
-A collector has a ``name``, an ``install(ctx)`` that returns a context manager (its hooks are removed
-when it exits, also on exceptions), and a ``finalize(ctx, report)`` that adds its artifact kind to the
-report after the run. Collectors never talk to each other; they share only the context.
+A collector owns one artifact kind. It declares:
+- ``name`` and ``requires`` (the collectors whose results it reads; ``collectors/__init__.py`` orders
+  them and refuses unknown names and cycles);
+- the Dynamo hooks it needs, by overriding the ``on_*`` methods and ``backend_window`` below (the
+  dispatcher, ``dispatch.py``, installs each Dynamo hook once and calls only the collectors that
+  override it);
+- ``install(ctx)``: anything else it listens to while the cell runs (a log handler, a metrics
+  window), as a context manager whose exit removes it, also on exceptions;
+- ``finalize(ctx, report)``: adds its artifact kind to the report after the run.
+Its state is its own (instance attributes). Another collector reads it through ``ctx.get(Cls)``,
+which is allowed only for a collector named in ``requires`` (checked). ``CaptureContext`` holds only
+what every part of a run shares: the cell, the options, the compiles this run saw, the exception.
 
 [Note: zero-cost capture] Once any handler listens on ``torch.__trace``, torch builds every structured
 payload of every compile (tensor descriptions, config dumps, readable graphs, guard trees): 1.03-1.14x
@@ -21,23 +30,19 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import json
 import threading
 import time
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, TypeVar
 
-from .. import _compat
-from .._compat import current_trace_id
 from ..cell import CellProgram
-from ..events import BreakLog, CapturedLog, StructuredStream, TraceEvent
-from ..model import CompileReport, Guard, Node
+from ..model import CompileReport
 from ..options import RunOptions
 
-__all__ = ["CaptureContext", "CodeRecord", "Collector", "GraphRecord", "gc_paused"]
+__all__ = ["HOOKS", "CaptureContext", "CodeRecord", "Collector", "gc_paused"]
 
 
 @contextlib.contextmanager
@@ -54,15 +59,6 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-class Collector(Protocol):
-    name: str
-    requires: tuple[str, ...]  # the collectors whose results this one reads (collectors/__init__.py orders them)
-
-    def install(self, ctx: CaptureContext) -> AbstractContextManager[Any]: ...
-
-    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None: ...
-
-
 @dataclass(slots=True)
 class CodeRecord:
     """One successful frame compile, from the bytecode hook."""
@@ -73,161 +69,120 @@ class CodeRecord:
     new: types.CodeType
 
 
-@dataclass(slots=True)
-class GraphRecord:
-    """One graph handed to the backend, snapshotted before the backend could mutate it."""
+class Collector:
+    """One artifact kind: its hooks, its state, its part of the report. Subclass and override."""
 
-    compile_id: str
-    attempt: int
-    nodes: list[Node]
-    device: str
-    code: str
+    name: ClassVar[str]
+    requires: ClassVar[tuple[str, ...]] = ()
+
+    def install(self, ctx: CaptureContext) -> AbstractContextManager[Any]:
+        """What this collector listens to besides the Dynamo hooks; its exit removes it."""
+        return contextlib.nullcontext()
+
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+        """Add this collector's artifact kind to ``report`` (after the run, in ``requires`` order)."""
+        raise NotImplementedError
+
+    # --- Dynamo hooks: override the ones you need (dispatch.py installs them, this thread only) ---
+    def on_compile_start(self, ctx: CaptureContext, compile_id: str, trigger: str) -> None:
+        """``torch._dynamo.callback_handler`` start: trigger ``DYNAMO`` (a frame) or ``LAZY_BACKWARD``."""
+
+    def on_compile_end(self, ctx: CaptureContext, compile_id: str, trigger: str) -> None:
+        """``torch._dynamo.callback_handler`` end: after the backend compiled (or the compile failed)."""
+
+    def on_code(self, ctx: CaptureContext, record: CodeRecord) -> None:
+        """The bytecode hook: a frame compiled, with its original and modified code."""
+
+    def on_graph(self, ctx: CaptureContext, compile_id: str, gm: Any, example_inputs: list[Any]) -> None:
+        """The explorer backend got a graph, before the real backend could change it."""
+
+    def backend_window(self, ctx: CaptureContext) -> AbstractContextManager[Any]:
+        """Entered while the real backend compiles a graph (inside the explorer backend's call)."""
+        return contextlib.nullcontext()
+
+    def on_guards(self, ctx: CaptureContext, compile_id: str, guards: Any) -> None:
+        """``guard_export_fn``: the frame's ``GuardsSet`` (cleared by Dynamo afterwards: copy now)."""
+
+    def on_guard_failure(self, ctx: CaptureContext, compile_id: str, failure: Any) -> None:
+        """``guard_fail_fn``: why cache entries failed, called under the NEW compile id."""
 
 
-_PHASES = (  # chromium_event name prefix -> what the progress line says
-    ("bytecode_tracing", "tracing"),
-    ("compile_attempt", "tracing"),
-    ("build_guards", "guards"),
-    ("aot", "AOT"),
-    ("create_aot_dispatcher", "AOT"),
-    ("inductor", "inductor codegen"),
-    ("code_gen", "inductor codegen"),
-    ("compile_file", "inductor codegen"),
-    ("Scheduler", "inductor codegen"),
-    ("GraphLowering", "inductor codegen"),
-    ("backend_compile", "backend"),
+#: The hook methods of ``Collector``; a collector declares a hook by overriding it.
+HOOKS: tuple[str, ...] = (
+    "on_compile_start",
+    "on_compile_end",
+    "on_code",
+    "on_graph",
+    "backend_window",
+    "on_guards",
+    "on_guard_failure",
 )
+
+
+def declares(collector: Collector, hook: str) -> bool:
+    """Does ``collector`` override ``hook``?"""
+    return getattr(type(collector), hook) is not getattr(Collector, hook)
+
+
+C = TypeVar("C", bound=Collector)
 
 
 @dataclass
 class CaptureContext:
-    """Everything one run captures; filled while the cell runs, read by ``finalize``."""
+    """What every part of one run shares; each collector's own state lives in the collector."""
 
     program: CellProgram
     options: RunOptions
     on_progress: Callable[[int, str, str | None, float], None] | None = None
+    label_file: Callable[[str], str | None] | None = None  # [Note: sources] in sources.py
     thread: int = field(default_factory=threading.get_ident)
     started: float = field(default_factory=time.perf_counter)
-    code_records: list[CodeRecord] = field(default_factory=list)
-    graph_records: list[GraphRecord] = field(default_factory=list)
-    guard_exports: dict[str, tuple[list[Guard], int]] = field(default_factory=dict)  # rows (capped), total
-    logs: list[CapturedLog] = field(default_factory=list)
-    codes_seen: list[types.CodeType] = field(default_factory=list)
-    shared_codes: list[types.CodeType] = field(default_factory=list)
-    seeded: list[str] = field(default_factory=list)
-    added_names: list[str] = field(default_factory=list)
+    #: every compile started on this thread, in order (compile start callback)
     compile_order: list[str] = field(default_factory=list)
-    phase_s: dict[str, dict[str, float]] = field(default_factory=dict)
-    guard_failures: dict[str, list[str]] = field(default_factory=dict)
-    symbols: dict[str, list[tuple[str, list[str], Any, str]]] = field(default_factory=dict)
-    metrics: list[Any] = field(default_factory=list)
-    guard_managers: dict[str, Any] = field(default_factory=dict)
-    breaks: BreakLog = field(default_factory=BreakLog)
+    #: every compile id any hook saw on this thread (a compile refused before it started has no start)
+    compile_ids: set[str] = field(default_factory=set)
+    #: every successful frame compile (bytecode hook); the runner drops their cache entries afterwards
+    code_records: list[CodeRecord] = field(default_factory=list)
+    #: the code objects this run compiled, each once, in order
+    codes_seen: list[types.CodeType] = field(default_factory=list)
+    #: codes whose cache also holds entries of the user's own torch.compile (kept; the runner says so)
+    shared_codes: list[types.CodeType] = field(default_factory=list)
+    #: (collector, hook, error) of every collector hook that raised (dispatch.py keeps them from Dynamo)
+    hook_failures: list[tuple[str, str, Exception]] = field(default_factory=list)
+    #: the cell's exception, set before ``finalize``
     exception: BaseException | None = None
-    calls: Any = None  # the CallCompiler of a calls-scope run
-    label_file: Callable[[str], str | None] | None = None  # [Note: sources] in sources.py
-    counters: dict[str, dict[str, int]] = field(default_factory=dict)
-    stream: StructuredStream = field(init=False)
-    _phase_marks: dict[str, dict[str, int]] = field(default_factory=dict)
-    _stream_depth: int = 0
-
-    def __post_init__(self) -> None:
-        self.stream = StructuredStream(on_event=self._on_event if self.on_progress else None)
+    _collectors: dict[str, Collector] = field(default_factory=dict)
+    _reading: Collector | None = None
 
     @property
     def needs_trace(self) -> bool:
         """Listen on ``torch.__trace`` only for AOT-based backends ([Note: zero-cost capture])."""
         return self.options.backend != "eager"
 
-    # --- hooks called by torch while the cell runs -------------------------------------------
-    def record_code(self, orig: types.CodeType, new: types.CodeType) -> None:
-        cid, attempt = current_trace_id()
-        if threading.get_ident() != self.thread or cid is None:
-            return
-        self.code_records.append(CodeRecord(cid, attempt, orig, new))
-        if all(orig is not c for c in self.codes_seen):
-            self.codes_seen.append(orig)
+    def attach(self, collectors: Sequence[Collector]) -> None:
+        """The run's collectors, for ``get``."""
+        self._collectors = {c.name: c for c in collectors}
 
-    def record_graph(self, gm: Any, example_inputs: list[Any]) -> None:
-        from .fx_graphs import graph_device, node_rows, readable
-
-        cid, attempt = current_trace_id()
-        if cid is None:
-            return
-        self.graph_records.append(GraphRecord(cid, attempt, node_rows(gm), graph_device(example_inputs), readable(gm)))
-        self.symbols[cid] = _compat.shape_env_symbols()
-        self._progress("backend", cid)
-
-    def on_compile_start(self, compile_id: str, trigger: str) -> None:
-        if threading.get_ident() != self.thread:
-            return
-        if trigger == "DYNAMO" and compile_id not in self.compile_order:
-            self.compile_order.append(compile_id)
-        elif trigger == "LAZY_BACKWARD":
-            self._open_stream()
-        self._phase_marks[compile_id] = _compat.timed_phase_counts()
-        self._progress("tracing" if trigger == "DYNAMO" else "AOT", compile_id)
-
-    def on_compile_end(self, compile_id: str, trigger: str) -> None:
-        if threading.get_ident() != self.thread:
-            return
-        if trigger == "LAZY_BACKWARD":
-            self._close_stream()
-        marks = self._phase_marks.pop(compile_id, None)
-        if marks is not None:
-            per = self.phase_s.setdefault(compile_id, {})
-            for name, seconds in _compat.timed_phases_since(marks).items():
-                per[name] = per.get(name, 0.0) + seconds
+    def get(self, cls: type[C]) -> C:
+        """The run's instance of collector ``cls``; while a collector finalizes, only one it requires."""
+        reader = self._reading
+        if reader is not None and cls.name not in reader.requires:
+            raise LookupError(f"collector {reader.name!r} reads {cls.name!r} but does not list it in requires")
+        found = self._collectors.get(cls.name)
+        if not isinstance(found, cls):
+            raise LookupError(f"collector {cls.name!r} is not part of this run")
+        return found
 
     @contextlib.contextmanager
-    def backend_window(self) -> Iterator[None]:
-        """While the real backend compiles a graph (called by the explorer backend)."""
-        self._open_stream()
+    def reading_as(self, collector: Collector) -> Iterator[None]:
+        """While ``collector`` runs its ``finalize``: ``get`` checks its ``requires``."""
+        self._reading = collector
         try:
             yield
         finally:
-            self._close_stream()
+            self._reading = None
 
-    def _open_stream(self) -> None:
-        if self.needs_trace:
-            self._stream_depth += 1
-            if self._stream_depth == 1:
-                self.stream.__enter__()
-
-    def _close_stream(self) -> None:
-        if self.needs_trace and self._stream_depth > 0:
-            self._stream_depth -= 1
-            if self._stream_depth == 0:
-                self.stream.__exit__(None, None, None)
-
-    def close_stream(self) -> None:
-        """Remove the stream's handler whatever happened (the stream collector's exit)."""
-        self._stream_depth = 0
-        self.stream.__exit__(None, None, None)
-
-    def record_guard_failure(self, failure: Any) -> None:
-        cid, _ = current_trace_id()
-        if threading.get_ident() == self.thread and cid is not None:
-            self.guard_failures.setdefault(cid, []).append(str(failure.reason))
-
-    def record_guards(self, guards: Any) -> None:
-        from .guards import MAX_GUARDS_PER_FRAME, export_rows
-
-        cid, _ = current_trace_id()
-        if threading.get_ident() != self.thread or cid is None:
-            return
-        with gc_paused():  # ~10^4 rows for a large model
-            self.guard_exports[cid] = export_rows(guards, MAX_GUARDS_PER_FRAME)  # copy now: the set is cleared afterwards
-
-    # --- progress ------------------------------------------------------------------------------
-    def _progress(self, phase: str, compile_id: str | None) -> None:
+    def progress(self, phase: str, compile_id: str | None) -> None:
+        """Tell the live status line (``run_cell(on_progress=...)``) what is happening."""
         if self.on_progress is not None:
             self.on_progress(len(self.compile_order), phase, compile_id, time.perf_counter() - self.started)
-
-    def _on_event(self, ev: TraceEvent) -> None:
-        """Finer phases (AOT, inductor codegen) while the structured stream is on."""
-        if ev.name == "chromium_event" and ev.payload and '"ph": "B"' in ev.payload:
-            name = json.loads(ev.payload).get("name", "")
-            phase = next((label for prefix, label in _PHASES if name.startswith(prefix)), None)
-            if phase:
-                self._progress(phase, ev.compile_id)

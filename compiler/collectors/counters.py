@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import Any
 
 from ..model import CompileReport
+from .base import CaptureContext, Collector
 
 
 def _snapshot() -> dict[str, dict[str, int]]:
@@ -21,12 +21,14 @@ def _snapshot() -> dict[str, dict[str, int]]:
     return {cat: dict(c) for cat, c in list(counters.items())}
 
 
-class CountersCollector:
+class CountersCollector(Collector):
     name = "counters"
-    requires: tuple[str, ...] = ()
+
+    def __init__(self) -> None:
+        self.gained: dict[str, dict[str, int]] = {}
 
     @contextlib.contextmanager
-    def install(self, ctx: Any) -> Iterator[None]:
+    def install(self, ctx: CaptureContext) -> Iterator[None]:
         before = _snapshot()
         try:
             yield
@@ -38,7 +40,7 @@ class CountersCollector:
                 gained = {str(k): int(v - old.get(k, 0)) for k, v in values.items() if v != old.get(k, 0)}
                 if gained:
                     delta[cat] = gained
-            ctx.counters = delta
+            self.gained = delta
 
-    def finalize(self, ctx: Any, report: CompileReport) -> None:
-        report.dynamo_counters = ctx.counters
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+        report.dynamo_counters = self.gained

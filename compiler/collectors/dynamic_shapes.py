@@ -10,20 +10,24 @@ from their source (``s97``), not sequential.
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
+from .. import _compat
 from ..model import CompileReport, ShapeGuard, Symbol
+from .base import CaptureContext, Collector
 
 
-class DynamicShapesCollector:
+class DynamicShapesCollector(Collector):
     name = "dynamic_shapes"
-    requires: tuple[str, ...] = ("guards",)
+    requires = ("guards",)
 
-    def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
-        return contextlib.nullcontext()  # symbols arrive with each graph (CaptureContext.record_graph)
+    def __init__(self) -> None:
+        self.symbols: dict[str, list[tuple[str, list[str], Any, str]]] = {}  # compile id -> ShapeEnv symbols
 
-    def finalize(self, ctx: Any, report: CompileReport) -> None:
+    def on_graph(self, ctx: CaptureContext, compile_id: str, gm: Any, example_inputs: list[Any]) -> None:
+        self.symbols[compile_id] = _compat.shape_env_symbols()
+
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
         seen: set[tuple[str, str]] = set()
         for frame in report.frames:
             for guard in frame.guards:
@@ -33,7 +37,7 @@ class DynamicShapesCollector:
                     if (frame.compile_id, expr) not in seen:
                         seen.add((frame.compile_id, expr))
                         report.shape_guards.append(ShapeGuard(compile_id=frame.compile_id, expr=expr, line=guard.line))
-        for cid, symbols in ctx.symbols.items():
+        for cid, symbols in self.symbols.items():
             guards = [g for g in report.shape_guards if g.compile_id == cid]
             for symbol, sources, value, rng in symbols:
                 source = sources[0] if sources else ""

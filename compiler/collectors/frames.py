@@ -17,41 +17,38 @@ from .. import _compat
 from ..bytecode import decompile, instruction_rows
 from ..cell import is_user_file
 from ..model import CodeInfo, CompileReport, Frame
+from .base import CaptureContext, CodeRecord, Collector
+from .logs import LogsCollector
 
 
-def _metrics_by_id(ctx: Any) -> dict[str, Any]:
+def _metrics_by_id(ctx: CaptureContext, metrics: list[Any]) -> dict[str, Any]:
     """This run's forward-compile metrics by compile id (the last record of an id wins)."""
-    known = set(ctx.compile_order) | {r.compile_id for r in ctx.code_records} | set(ctx.guard_failures)
-    known |= {rec.compile_id for rec in ctx.logs if rec.compile_id}
+    known = set(ctx.compile_ids) | {rec.compile_id for rec in ctx.get(LogsCollector).records if rec.compile_id}
     out: dict[str, Any] = {}
-    for m in ctx.metrics:
+    for m in metrics:
         cid = str(m.compile_id) if m.compile_id is not None else None
         if cid is not None and cid in known and m.is_forward is not False and not m.is_runtime:
             out[cid] = m
     return out
 
 
-class FramesCollector:
+class FramesCollector(Collector):
     name = "frames"
-    requires: tuple[str, ...] = ("logs",)
+    requires = ("logs",)
+
+    def __init__(self) -> None:
+        self.metrics: list[Any] = []  # the CompilationMetrics Dynamo recorded during the run
 
     @contextlib.contextmanager
-    def install(self, ctx: Any) -> Iterator[None]:
-        handle = _compat.register_bytecode_hook(lambda orig, new: ctx.record_code(orig, new) and None)
-        try:
-            with (
-                _compat.compile_callbacks(ctx.on_compile_start, ctx.on_compile_end),
-                _compat.compilation_metrics_window() as new_metrics,
-            ):
-                try:
-                    yield
-                finally:
-                    ctx.metrics = new_metrics()
-        finally:
-            handle.remove()
+    def install(self, ctx: CaptureContext) -> Iterator[None]:
+        with _compat.compilation_metrics_window() as new_metrics:
+            try:
+                yield
+            finally:
+                self.metrics = new_metrics()
 
-    def finalize(self, ctx: Any, report: CompileReport) -> None:
-        metrics = _metrics_by_id(ctx)
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+        metrics = _metrics_by_id(ctx, self.metrics)
         order = list(ctx.compile_order)
         for cid in [*(r.compile_id for r in ctx.code_records), *metrics]:
             if cid not in order:  # e.g. a compile refused before it started (recompile limit)
@@ -67,10 +64,9 @@ class FramesCollector:
                 name, filename, first = m.co_name or "?", m.co_filename or "?", int(m.co_firstlineno or 0)
             else:
                 continue
-            attempts = [int(k.rsplit("_", 1)[1]) for k in ctx.phase_s.get(cid, {}) if k.startswith("compile_attempt_")]
             frame = Frame(
                 compile_id=cid,
-                attempt=rec.attempt if rec is not None else max(attempts, default=0),
+                attempt=rec.attempt if rec is not None else 0,  # no bytecode: the timings collector counts attempts
                 status="ok",
                 code=CodeInfo(
                     name=name,
@@ -98,7 +94,7 @@ class FramesCollector:
             report.frames.append(frame)
 
 
-def _decompiled(choice: str, rec: Any, n_instructions: int) -> tuple[str | None, str | None]:
+def _decompiled(choice: str, rec: CodeRecord, n_instructions: int) -> tuple[str | None, str | None]:
     """depyf's source of the modified code, or why there is none ([Note: decompile scope] in options.py)."""
     if choice == "none":
         return None, "not decompiled (decompile: none); read the bytecode listing"

@@ -8,12 +8,13 @@ turns each snapshot into a ``Graph`` with DOT text (see ``compiler/dot.py``).
 
 from __future__ import annotations
 
-import contextlib
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from ..dot import graph_dot
 from ..model import CompileReport, Node
+from .base import CaptureContext, Collector
 
 _FILE_LINE = re.compile(r'File "([^"]+)", line (\d+)')
 _OPS = {"placeholder", "get_attr", "call_function", "call_method", "call_module", "output"}
@@ -110,17 +111,30 @@ def graph_device(example_inputs: list[Any]) -> str:
     return "cpu"
 
 
-class FxGraphsCollector:
+@dataclass(slots=True)
+class GraphRecord:
+    """One graph handed to the backend, snapshotted before the backend could mutate it."""
+
+    compile_id: str
+    nodes: list[Node]
+    device: str
+    code: str
+
+
+class FxGraphsCollector(Collector):
     name = "fx_graphs"
-    requires: tuple[str, ...] = ("frames",)
+    requires = ("frames",)
 
-    def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
-        return contextlib.nullcontext()  # graphs arrive through the explorer backend (backend.py)
+    def __init__(self) -> None:
+        self.records: list[GraphRecord] = []
 
-    def finalize(self, ctx: Any, report: CompileReport) -> None:
-        devices = {rec.device for rec in ctx.graph_records}
+    def on_graph(self, ctx: CaptureContext, compile_id: str, gm: Any, example_inputs: list[Any]) -> None:
+        self.records.append(GraphRecord(compile_id, node_rows(gm), graph_device(example_inputs), readable(gm)))
+
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+        devices = {rec.device for rec in self.records}
         report.device = "cuda" if "cuda" in devices else (sorted(devices)[0] if devices else "cpu")
-        for rec in ctx.graph_records:
+        for rec in self.records:
             report.add_graph(compile_id=rec.compile_id, kind="dynamo", nodes=rec.nodes, code=rec.code, dot=graph_dot(rec.nodes))
         partial = _partial_graph(ctx.exception)
         failed = [f for f in report.frames if f.fail_type]

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import Any
+from collections.abc import Iterator
 
 from .. import _compat
+from ..events import BreakLog
 from ..model import CompileReport, GraphBreak, StackFrame
+from .base import CaptureContext, Collector
 
 _AT = re.compile(r"Graph break in user code at (?P<file>.+):(?P<line>\d+)\s*$", re.M)
 _URL = re.compile(r"(https?://\S+?/gb/(gb\d+)\.html)")
@@ -90,15 +92,20 @@ def _from_compiled_frame(stack: list[StackFrame], filename: str, name: str, cell
     return stack
 
 
-class GraphBreaksCollector:
+class GraphBreaksCollector(Collector):
     name = "graph_breaks"
-    requires: tuple[str, ...] = ("frames",)
+    requires = ("frames",)
 
-    def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
-        return _compat.graph_break_log(ctx.breaks)
+    def __init__(self) -> None:
+        self.log = BreakLog()
 
-    def finalize(self, ctx: Any, report: CompileReport) -> None:
-        for compile_id, text in ctx.breaks.records:
+    @contextlib.contextmanager
+    def install(self, ctx: CaptureContext) -> Iterator[None]:
+        with _compat.graph_break_log(self.log):
+            yield
+
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+        for compile_id, text in self.log.records:
             frame = report.frame(compile_id) if compile_id else None
             if frame is None or "Graph Break Reason:" not in text:  # a whole-frame skip: see fail_reason below
                 continue

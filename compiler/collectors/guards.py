@@ -16,6 +16,7 @@ from typing import Any
 
 from .. import _compat
 from ..model import CompileReport, Guard
+from .base import CaptureContext, Collector, gc_paused
 
 # A frame over a 10,000-node model guards every parameter: 54,000 guards and a 21 MB tree. Past these
 # caps the report keeps the first ones (tree order) and says so; TORCH_LOGS=guards prints all of them.
@@ -95,13 +96,20 @@ def _origin(source: str) -> str:
     return "GLOBAL_STATE" if not source else "OTHER"
 
 
-class GuardsCollector:
+class GuardsCollector(Collector):
     name = "guards"
-    requires: tuple[str, ...] = ("frames",)
+    requires = ("frames",)
+
+    def __init__(self) -> None:
+        self.exports: dict[str, tuple[list[Guard], int]] = {}  # compile id -> rows (capped), total
+        self.managers: dict[str, Any] = {}  # compile id -> the cache entry's guard manager
+
+    def on_guards(self, ctx: CaptureContext, compile_id: str, guards: Any) -> None:
+        with gc_paused():  # ~10^4 rows for a large model; copy now: Dynamo clears the set afterwards
+            self.exports[compile_id] = export_rows(guards, MAX_GUARDS_PER_FRAME)
 
     @contextlib.contextmanager
-    def install(self, ctx: Any) -> Iterator[None]:
-        # guard_export_fn / guard_fail_fn are passed to torch._dynamo.optimize (runner.py)
+    def install(self, ctx: CaptureContext) -> Iterator[None]:
         try:
             yield
         finally:  # before the runner drops the run's cache entries
@@ -110,15 +118,15 @@ class GuardsCollector:
                 for entry in _compat.cache_entries(code):
                     cid = str(getattr(entry, "compile_id", ""))
                     if cid in ours:
-                        ctx.guard_managers[cid] = entry.guard_manager
+                        self.managers[cid] = entry.guard_manager
 
-    def finalize(self, ctx: Any, report: CompileReport) -> None:
-        trees = {cid: str(gm) for cid, gm in ctx.guard_managers.items()}
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+        trees = {cid: str(gm) for cid, gm in self.managers.items()}
         for frame in report.frames:
             tree = trees.get(frame.compile_id)
             leaves = parse_tree(tree, frame.code.filename) if tree else []
             frame.guard_tree = tree.strip() if tree else None
-            rows, total = ctx.guard_exports.get(frame.compile_id, (None, 0))
+            rows, total = self.exports.get(frame.compile_id, (None, 0))
             if rows is None:
                 rows = [Guard(type=k, source=s, code=[c], line=ln, origin=_origin(s)) for s, k, c, ln in leaves]
             else:

@@ -9,12 +9,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import re
-from typing import Any
+import types
 
 from .. import _compat
 from ..model import CompileReport, Frame
+from .base import CaptureContext, Collector
 
 _RESUME = re.compile(r"^__resume_at_(\d+)_\d+$")
 _SKIP_FAILS = ("recompile limit", "recompile_limit", "skip", "disable")
@@ -35,15 +35,12 @@ def _status(frame: Frame, report: CompileReport) -> str:
     return "ok"
 
 
-class LinksCollector:
+class LinksCollector(Collector):
     name = "links"
-    requires: tuple[str, ...] = ("frames", "fx_graphs", "graph_breaks", "recompiles")
+    requires = ("frames", "fx_graphs", "graph_breaks", "recompiles")
 
-    def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
-        return contextlib.nullcontext()
-
-    def finalize(self, ctx: Any, report: CompileReport) -> None:
-        orig_by_cid = {r.compile_id: r.orig for r in ctx.code_records}
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+        orig_by_cid: dict[str, types.CodeType] = {r.compile_id: r.orig for r in ctx.code_records}
         cid_by_code: dict[int, list[str]] = {}
         for r in ctx.code_records:
             cid_by_code.setdefault(id(r.orig), []).append(r.compile_id)

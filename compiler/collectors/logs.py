@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import Any
 
-from ..events import TorchLogDiverter, TorchWarningDiverter
+from ..events import CapturedLog, TorchLogDiverter, TorchWarningDiverter
 from ..model import CompileReport, LogRecord
+from .base import CaptureContext, Collector
 
 
-class LogsCollector:
+class LogsCollector(Collector):
     name = "logs"
-    requires: tuple[str, ...] = ()
+
+    def __init__(self) -> None:
+        self.records: list[CapturedLog] = []  # Dynamo's log records (and torch's warnings) of the run
 
     @contextlib.contextmanager
-    def install(self, ctx: Any) -> Iterator[None]:
+    def install(self, ctx: CaptureContext) -> Iterator[None]:
         divert_warnings = ctx.program.scope != "calls"
         with (
             TorchLogDiverter() as diverter,
@@ -30,9 +32,9 @@ class LogsCollector:
             try:
                 yield
             finally:
-                ctx.logs = diverter.records
+                self.records = diverter.records
 
-    def finalize(self, ctx: Any, report: CompileReport) -> None:
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
         report.logs = [
-            LogRecord(level=r.level, logger=r.logger, message=r.message[:20000], compile_id=r.compile_id) for r in ctx.logs
+            LogRecord(level=r.level, logger=r.logger, message=r.message[:20000], compile_id=r.compile_id) for r in self.records
         ]

@@ -9,12 +9,12 @@ in aot_graphs.py).
 
 from __future__ import annotations
 
-import contextlib
 import re
-from typing import Any
 
 from ..model import CompileReport, Kernel, OutputCode
 from .aot_graphs import ran_from, relocate
+from .base import CaptureContext, Collector
+from .stream import StreamCollector
 
 _AOT_ID = re.compile(r"# AOT ID: \['\d+_(?P<kind>forward|backward|inference)'\]")
 _KERNEL = re.compile(
@@ -35,15 +35,12 @@ def split_kernels(source: str) -> list[Kernel]:
     return out
 
 
-class OutputCodeCollector:
+class OutputCodeCollector(Collector):
     name = "output_code"
-    requires: tuple[str, ...] = ("stream", "fx_graphs")
+    requires = ("stream", "fx_graphs")
 
-    def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
-        return contextlib.nullcontext()
-
-    def finalize(self, ctx: Any, report: CompileReport) -> None:
-        for ev in ctx.stream.named("inductor_output_code"):
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+        for ev in ctx.get(StreamCollector).stream.named("inductor_output_code"):
             if ev.compile_id is None or not ev.payload:
                 continue
             source = relocate(ev.payload, ran_from(report, ev.compile_id)) if "# File: " in ev.payload else ev.payload

@@ -10,11 +10,13 @@ collector) and as ``fail_reason`` of that compile.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from typing import Any
 
 from ..model import CompileReport, RecompileReason
+from .base import CaptureContext, Collector
+from .frames import FramesCollector
+from .logs import LogsCollector
 
 _ENTRY = re.compile(r"^(?P<cid>(?:!\d+/)?\d+/\d+): (?P<reason>.*)$", re.S)
 
@@ -31,21 +33,25 @@ def split_reasons(items: list[str]) -> list[RecompileReason]:
     return out
 
 
-class RecompilesCollector:
+class RecompilesCollector(Collector):
     name = "recompiles"
-    requires: tuple[str, ...] = ("frames", "logs")
+    requires = ("frames", "logs")
 
-    def install(self, ctx: Any) -> contextlib.AbstractContextManager[Any]:
-        return contextlib.nullcontext()
+    def __init__(self) -> None:
+        self.failures: dict[str, list[str]] = {}  # new compile id -> '<old id>: <reason>' items
 
-    def finalize(self, ctx: Any, report: CompileReport) -> None:
-        fallback = {str(m.compile_id): m.recompile_reason for m in ctx.metrics if m.recompile_reason}
+    def on_guard_failure(self, ctx: CaptureContext, compile_id: str, failure: Any) -> None:
+        self.failures.setdefault(compile_id, []).append(str(failure.reason))
+
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+        metrics = ctx.get(FramesCollector).metrics
+        fallback = {str(m.compile_id): m.recompile_reason for m in metrics if m.recompile_reason}
         for frame in report.frames:
-            reasons = ctx.guard_failures.get(frame.compile_id) or (
+            reasons = self.failures.get(frame.compile_id) or (
                 [fallback[frame.compile_id]] if frame.compile_id in fallback else []
             )
             frame.recompile_reasons.extend(split_reasons(reasons))
-        for rec in ctx.logs:
+        for rec in ctx.get(LogsCollector).records:
             if "hit config.recompile_limit" in rec.message or "hit config.accumulated_recompile_limit" in rec.message:
                 report.diagnose(
                     "recompile_limit", rec.message.strip().splitlines()[0] + " — " + _function_of(rec.message), rec.compile_id

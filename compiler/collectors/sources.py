@@ -16,33 +16,28 @@ or an FX/AOT node, ``report.sources`` gives
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import inspect
 import linecache
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
 
 from .. import _compat
 from ..cell import is_user_file
 from ..model import CompileReport, SourceExcerpt, SourceFile
+from .base import CaptureContext, Collector
 
 # A function longer than this is cut (a 3,000-line generated forward is read in its bytecode).
 MAX_EXCERPT_LINES = 1500
 
 
-class SourcesCollector:
+class SourcesCollector(Collector):
     name = "sources"
-    requires: tuple[str, ...] = ("frames", "graph_breaks", "fx_graphs", "aot_graphs")
+    requires = ("frames", "graph_breaks", "fx_graphs", "aot_graphs")
 
-    @contextlib.contextmanager
-    def install(self, ctx: Any) -> Iterator[None]:
-        yield
-
-    def finalize(self, ctx: Any, report: CompileReport) -> None:
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
         cell = ctx.program.filename
         label_file: Callable[[str], str | None] = ctx.label_file or (lambda _name: None)
         spans: dict[str, list[tuple[int, int]]] = {}

@@ -1,0 +1,126 @@
+"""The Dynamo hooks of one run, each installed once, fanned out to the collectors that declare them.
+
+``Dispatcher.install()`` registers the bytecode hook and the compile start/end callbacks; the
+explorer backend calls ``on_graph`` and ``backend_window`` (``backend.set_capture``); the runner
+passes ``guard_export_fn``/``guard_fail_fn`` to ``torch._dynamo.optimize``: ``None`` when no collector
+declares ``on_guards``/``on_guard_failure``, so Dynamo is asked for nothing nobody reads. Every hook
+keeps only this thread's compiles, tags the call with the compile id Dynamo is working on, and
+records what all collectors share in ``CaptureContext`` (compile order, code records, codes seen)
+before the collectors' own hooks run. All of it is removed when ``install()`` exits.
+
+A collector's hook that raises is not allowed to reach Dynamo (where it would fail the user's compile):
+the error is kept in ``ctx.hook_failures`` and the report says so (``collector_failed``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import types
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from .. import _compat
+from .._compat import current_trace_id
+from .base import HOOKS, CaptureContext, CodeRecord, Collector, declares
+
+__all__ = ["Dispatcher"]
+
+
+class Dispatcher:
+    """Calls each Dynamo hook on every collector that overrides it, in the collectors' order."""
+
+    def __init__(self, ctx: CaptureContext, collectors: Sequence[Collector]) -> None:
+        self.ctx = ctx
+        self.by_hook: dict[str, list[Collector]] = {h: [c for c in collectors if declares(c, h)] for h in HOOKS}
+
+    def _call(self, collector: Collector, hook: str, *args: Any) -> None:
+        try:
+            getattr(collector, hook)(*args)
+        except Exception as exc:  # noqa: BLE001 - a capture bug must never fail the user's compile
+            self.ctx.hook_failures.append((collector.name, hook, exc))
+
+    def _here(self) -> bool:
+        return threading.get_ident() == self.ctx.thread
+
+    @contextlib.contextmanager
+    def install(self) -> Iterator[None]:
+        handle = _compat.register_bytecode_hook(self.on_code)
+        try:
+            with _compat.compile_callbacks(self.on_compile_start, self.on_compile_end):
+                yield
+        finally:
+            handle.remove()
+
+    # --- what Dynamo calls -----------------------------------------------------------------------
+    def on_compile_start(self, compile_id: str, trigger: str) -> None:
+        if not self._here():
+            return
+        ctx = self.ctx
+        ctx.compile_ids.add(compile_id)
+        if trigger == "DYNAMO" and compile_id not in ctx.compile_order:
+            ctx.compile_order.append(compile_id)
+        for c in self.by_hook["on_compile_start"]:
+            self._call(c, "on_compile_start", ctx, compile_id, trigger)
+        ctx.progress("tracing" if trigger == "DYNAMO" else "AOT", compile_id)
+
+    def on_compile_end(self, compile_id: str, trigger: str) -> None:
+        if not self._here():
+            return
+        for c in self.by_hook["on_compile_end"]:
+            self._call(c, "on_compile_end", self.ctx, compile_id, trigger)
+
+    def on_code(self, code: types.CodeType, new_code: types.CodeType) -> types.CodeType | None:
+        cid, attempt = current_trace_id()
+        if not self._here() or cid is None:
+            return None  # None: the bytecode hook keeps Dynamo's code
+        ctx = self.ctx
+        record = CodeRecord(cid, attempt, code, new_code)
+        ctx.compile_ids.add(cid)
+        ctx.code_records.append(record)
+        if all(code is not c for c in ctx.codes_seen):
+            ctx.codes_seen.append(code)
+        for c in self.by_hook["on_code"]:
+            self._call(c, "on_code", ctx, record)
+        return None
+
+    def on_graph(self, gm: Any, example_inputs: list[Any]) -> None:
+        cid, _ = current_trace_id()
+        if cid is None:
+            return
+        self.ctx.compile_ids.add(cid)
+        for c in self.by_hook["on_graph"]:
+            self._call(c, "on_graph", self.ctx, cid, gm, example_inputs)
+        self.ctx.progress("backend", cid)
+
+    @contextlib.contextmanager
+    def backend_window(self) -> Iterator[None]:
+        with contextlib.ExitStack() as stack:
+            for c in self.by_hook["backend_window"]:
+                try:
+                    stack.enter_context(c.backend_window(self.ctx))
+                except Exception as exc:  # noqa: BLE001 - a capture bug must never fail the user's compile
+                    self.ctx.hook_failures.append((c.name, "backend_window", exc))
+            yield
+
+    def guard_export_fn(self) -> Callable[[Any], None] | None:
+        return self._on_guards if self.by_hook["on_guards"] else None
+
+    def guard_fail_fn(self) -> Callable[[Any], None] | None:
+        return self._on_guard_failure if self.by_hook["on_guard_failure"] else None
+
+    def _on_guards(self, guards: Any) -> None:
+        cid, _ = current_trace_id()
+        if not self._here() or cid is None:
+            return
+        self.ctx.compile_ids.add(cid)
+        for c in self.by_hook["on_guards"]:
+            self._call(c, "on_guards", self.ctx, cid, guards)
+
+    def _on_guard_failure(self, failure: Any) -> None:
+        cid, _ = current_trace_id()
+        if not self._here() or cid is None:
+            return
+        self.ctx.compile_ids.add(cid)
+        for c in self.by_hook["on_guard_failure"]:
+            self._call(c, "on_guard_failure", self.ctx, cid, failure)

@@ -1,0 +1,155 @@
+"""The collector extension point: a collector declares its Dynamo hooks by overriding them, owns its
+state, and reads another collector only through ``ctx.get`` of one it ``requires`` (docs/architecture.md)."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pathlib
+from typing import Any, ClassVar
+
+import pytest
+import torch
+
+from compiler import RunOptions, run_cell
+from compiler.collectors import REGISTRY, CaptureContext, Collector
+from compiler.collectors.base import HOOKS, CodeRecord, declares
+from compiler.collectors.dispatch import Dispatcher
+from compiler.collectors.frames import FramesCollector
+from compiler.collectors.fx_graphs import FxGraphsCollector
+from compiler.collectors.guards import GuardsCollector
+from compiler.model import CompileReport
+from tests.engine.helpers import run
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+TWO_FRAMES = """
+import torch
+
+def f(x):
+    y = torch.sin(x) + 1
+    print("break")
+    return torch.cos(y) * 2
+
+out = f(torch.ones(4))
+"""
+
+
+class OpCount(Collector):
+    """A new artifact kind written outside compiler/: call_function nodes per graph, as the backend saw them."""
+
+    name = "op_count"
+    requires = ("fx_graphs",)
+    seen: ClassVar[list[OpCount]] = []
+
+    def __init__(self) -> None:
+        self.ops: dict[str, int] = {}
+        self.codes: list[str] = []
+        self.seen.append(self)
+
+    def on_graph(self, ctx: CaptureContext, compile_id: str, gm: Any, example_inputs: list[Any]) -> None:
+        self.ops[compile_id] = sum(n.op == "call_function" for n in gm.graph.nodes)
+
+    def on_code(self, ctx: CaptureContext, record: CodeRecord) -> None:
+        self.codes.append(record.compile_id)
+
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+        self.graphs = len(ctx.get(FxGraphsCollector).records)
+
+
+def test_a_new_artifact_kind_is_one_collector():
+    OpCount.seen.clear()
+    result = run(TWO_FRAMES, collectors=(*REGISTRY, OpCount))
+    (collector,) = OpCount.seen
+    report = result.report
+    dynamo = [g for g in report["graphs"] if g["kind"] == "dynamo"]
+    assert collector.ops == {g["compile_id"]: sum(n["op"] == "call_function" for n in g["nodes"]) for g in dynamo}
+    assert collector.ops and all(n > 0 for n in collector.ops.values())
+    assert collector.codes == [f["compile_id"] for f in report["frames"] if f["modified_bytecode"]]
+    assert collector.graphs == len(dynamo)
+
+
+def test_reading_a_collector_not_in_requires_is_refused_with_the_fix():
+    class Sneaky(Collector):
+        name = "sneaky"
+        requires = ()
+
+        def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+            ctx.get(FramesCollector)
+
+    result = run_cell(TWO_FRAMES, {"__name__": "__main__"}, RunOptions(backend="eager"), collectors=(*REGISTRY, Sneaky))
+    assert result.exception is None
+    (failed,) = [d["message"] for d in result.report["diagnostics"] if d["kind"] == "collector_failed"]
+    assert failed == "sneaky: LookupError: collector 'sneaky' reads 'frames' but does not list it in requires"
+
+
+def test_a_hook_that_raises_never_reaches_dynamo():
+    class Broken(Collector):
+        name = "broken"
+
+        def on_graph(self, ctx: CaptureContext, compile_id: str, gm: Any, example_inputs: list[Any]) -> None:
+            raise RuntimeError("bug in a collector")
+
+        def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+            return None
+
+    ns: dict[str, Any] = {"__name__": "__main__"}
+    # the calls scope raises what the backend raises: a leaked hook error would fail the user's cell
+    result = run_cell(TWO_FRAMES, ns, RunOptions(backend="eager"), collectors=(*REGISTRY, Broken))
+    assert result.exception is None and torch.equal(ns["out"], torch.cos(torch.sin(torch.ones(4)) + 1) * 2)
+    failed = [d["message"] for d in result.report["diagnostics"] if d["kind"] == "collector_failed"]
+    assert failed and all(m == "broken.on_graph: RuntimeError: bug in a collector" for m in failed)
+    assert len([g for g in result.report["graphs"] if g["kind"] == "dynamo"]) == 2  # the others still captured
+
+
+def test_dynamo_is_asked_only_for_the_hooks_some_collector_declares():
+    ctx = CaptureContext(program=None, options=RunOptions())  # type: ignore[arg-type]
+    without_guards = Dispatcher(ctx, [FramesCollector(), FxGraphsCollector()])
+    assert without_guards.guard_export_fn() is None and without_guards.guard_fail_fn() is None
+    with_guards = Dispatcher(ctx, [FramesCollector(), GuardsCollector()])
+    assert with_guards.guard_export_fn() is not None and with_guards.guard_fail_fn() is None
+    assert [c.name for c in with_guards.by_hook["on_guards"]] == ["guards"]
+
+
+def test_without_the_guards_collector_the_run_has_no_guards_and_is_otherwise_whole():
+    kinds = tuple(c for c in REGISTRY if c.name not in ("guards", "dynamic_shapes"))
+    result = run_cell(TWO_FRAMES, {"__name__": "__main__"}, RunOptions(backend="eager"), collectors=kinds)
+    assert result.exception is None
+    assert all(f["guards"] == [] for f in result.report["frames"])
+    assert [g["kind"] for g in result.report["graphs"]] == ["dynamo", "dynamo"]
+
+
+def _reads(tree: ast.AST) -> set[str]:
+    """Class names ``X`` of every ``ctx.get(X)`` in a module."""
+    return {
+        node.args[0].id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "ctx"
+        and node.args
+        and isinstance(node.args[0], ast.Name)
+    }
+
+
+@pytest.mark.parametrize("cls", REGISTRY, ids=lambda c: c.name)
+def test_a_collector_reads_only_what_it_requires_and_declares_hooks_by_overriding(cls):
+    module = importlib.import_module(cls.__module__)
+    tree = ast.parse(pathlib.Path(module.__file__).read_text())
+    read = {getattr(module, name).name for name in _reads(tree)}
+    assert read <= set(cls.requires), f"{cls.name} reads {read - set(cls.requires)} without requiring it"
+    assert issubclass(cls, Collector)
+    declared = {h for h in HOOKS if declares(cls(), h)}
+    wrong = {m for m in vars(cls) if m.startswith("on_") and m not in HOOKS}
+    assert not wrong, f"{cls.name} defines {wrong}, which no Dynamo hook calls (HOOKS: {HOOKS})"
+    assert declared <= set(HOOKS)
+
+
+def test_the_base_module_imports_no_concrete_collector():
+    tree = ast.parse((ROOT / "compiler/collectors/base.py").read_text())
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    concrete = {c.__module__.rsplit(".", 1)[1] for c in REGISTRY}
+    assert not imported & concrete, imported & concrete
+    assert not [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom) and n.col_offset > 0]
