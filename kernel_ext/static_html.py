@@ -5,10 +5,16 @@ bundle. This module turns a report dict (``compiler/schema/compile_report.v1.sch
 into that HTML. It is a pure function of the report: no IPython, no torch, no script.
 
 Contents:
-- ``render(report) -> str``: the whole view (header, banners, frames, graphs, output code,
-  dynamic shapes, logs).
-- Section helpers ``_frames_table``, ``_frame``, ``_bytecode``, ``_guards``, ``_breaks``,
-  ``_graph``, ``_output_code``, ``_shapes``: one per pane.
+- ``render(report) -> str``: the whole view, its sections in the order of the report view's panes
+  (``compiler.schema.PANES``, the schema's ``x-dynamo-explorer.panes``, which the JupyterLab renderer
+  also follows).
+- ``SECTIONS``: pane name -> ``StaticSection``, how this view shows that pane: a part drawn once for the
+  report (``report``: header, frames, dynamic shapes, graphs, output code) and/or a part drawn inside each
+  frame's ``<details>`` (``frame``: source, bytecode, guards, graph breaks), the frame parts in pane order
+  too, with consecutive ``column`` parts side by side. ``ABSENT``: panes this view leaves out, each with its
+  reason (none today); a test checks that every pane is in one of the two.
+- Section helpers ``_header``, ``_banners``, ``_logs``, ``_frames_table``, ``_frame``, ``_source``,
+  ``_bytecode``, ``_guards``, ``_shapes``, ``_breaks``, ``_graph``, ``_output_code``.
 
 [Note: escaping] Every string that comes from the report (user code, names, messages, bytecode
 argreprs, FX targets) goes through ``_e`` (``html.escape`` with quotes). Links are emitted only
@@ -20,11 +26,13 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from compiler.schema import PANE_TITLES, PANES
 from compiler.summary import one_line
 
-__all__ = ["MAX_PRE_CHARS", "MAX_ROWS", "render"]
+__all__ = ["ABSENT", "MAX_PRE_CHARS", "MAX_ROWS", "SECTIONS", "StaticSection", "render"]
 
 #: Tables longer than this are cut (the JupyterLab extension shows everything).
 MAX_ROWS = 400
@@ -195,35 +203,49 @@ def _labelled(label: str) -> Callable[[re.Match[str]], str]:
 def render(report: dict) -> str:
     """Return the self-contained static HTML view of ``report`` (see module docstring)."""
     cell = _Cell(report)
-    parts = [f'<div class="dx-report"><style>{_CSS}</style>', _header(report)]
-    parts.append(_banners(report, cell))
-    frames = report.get("frames") or []
-    parts.append(f"<h4>Frames ({len(frames)})</h4>")
-    parts.append(_frames_table(frames, cell))
-    open_all = len(frames) <= 4
-    for frame in frames:
-        parts.append(_frame(frame, report, cell, open_all or frame.get("status") != "ok"))
-    graphs = report.get("graphs") or []
-    if graphs:
-        parts.append(f"<h4>Graphs ({len(graphs)})</h4>")
-        parts += [_graph(g, cell) for g in graphs]
-    if report.get("output_code"):
-        parts.append("<h4>Inductor output code</h4>")
-        parts += [_output_code(o, cell) for o in report["output_code"]]
-    parts.append(_shapes(report, cell))
-    logs = report.get("logs") or []
-    if logs:
-        rows = [
-            [_e(r.get("level")), _e(r.get("compile_id") or ""), _e(r.get("logger")), f"<pre>{_e(r.get('message'))}</pre>"]
-            for r in logs
-        ]
-        parts.append(
-            _details(
-                f"<b>torch logs ({len(logs)})</b>", _table(["level", "compile id", "logger", "message"], rows, "log records")
-            )
-        )
+    parts = [f'<div class="dx-report"><style>{_CSS}</style>']
+    for pane in PANES:
+        section = SECTIONS.get(pane)
+        if section is not None and section.report is not None:
+            parts.append(section.report(report, cell))
     parts.append("</div>")
     return "".join(parts)
+
+
+def _header_section(report: dict, cell: _Cell) -> str:
+    return _header(report) + _banners(report, cell) + _logs(report)
+
+
+def _frames_section(report: dict, cell: _Cell) -> str:
+    frames = report.get("frames") or []
+    parts = [f"<h4>{_e(PANE_TITLES['frames'])} ({len(frames)})</h4>", _frames_table(frames, cell)]
+    open_all = len(frames) <= 4
+    parts += [_frame(frame, cell, open_all or frame.get("status") != "ok") for frame in frames]
+    return "".join(parts)
+
+
+def _graphs_section(report: dict, cell: _Cell) -> str:
+    graphs = report.get("graphs") or []
+    if not graphs:
+        return ""
+    return f"<h4>Graphs ({len(graphs)})</h4>" + "".join(_graph(g, cell) for g in graphs)
+
+
+def _output_code_section(report: dict, cell: _Cell) -> str:
+    if not report.get("output_code"):
+        return ""
+    return "<h4>Inductor output code</h4>" + "".join(_output_code(o, cell) for o in report["output_code"])
+
+
+def _logs(report: dict) -> str:
+    logs = report.get("logs") or []
+    if not logs:
+        return ""
+    rows = [
+        [_e(r.get("level")), _e(r.get("compile_id") or ""), _e(r.get("logger")), f"<pre>{_e(r.get('message'))}</pre>"]
+        for r in logs
+    ]
+    return _details(f"<b>torch logs ({len(logs)})</b>", _table(["level", "compile id", "logger", "message"], rows, "log records"))
 
 
 def _header(report: dict) -> str:
@@ -287,18 +309,49 @@ def _frames_table(frames: list[dict], cell: _Cell) -> str:
     )
 
 
-def _frame(frame: dict, report: dict, cell: _Cell, open_: bool) -> str:
+def _frame(frame: dict, cell: _Cell, open_: bool) -> str:
+    """One frame's ``<details>``: its head (recompile reasons, compile failure), then the frame part of each
+    pane in ``PANES`` order; consecutive ``column`` parts sit side by side, their ``below`` parts follow."""
     code = frame.get("code") or {}
-    body = [_breaks(frame, cell)]
-    excerpt = None if code.get("in_cell") else cell.excerpt(code.get("filename"), code.get("firstlineno"))
-    if excerpt is not None:
-        body.append(_details(_e(excerpt[0]), _pre(excerpt[1])))
+    body = [_frame_head(frame)]
+    side: list[str] = []
+    below: list[str] = []
+
+    def flush() -> None:
+        if side:
+            body.append('<div class="dx-side">' + "".join(side) + "</div>")
+        body.extend(below)
+        side.clear()
+        below.clear()
+
+    for pane in PANES:
+        section = SECTIONS.get(pane)
+        if section is None or section.frame is None:
+            continue
+        if section.column:
+            side.append(f"<div>{section.frame(frame, cell)}</div>")
+            if section.below is not None:
+                below.append(section.below(frame, cell))
+        else:
+            flush()
+            body.append(section.frame(frame, cell))
+    flush()
+    time_s = frame.get("compile_time_s")
+    title = f"<b>[{_e(frame.get('compile_id'))}]</b> {_e(code.get('name'))} {_badge(str(frame.get('status')))}" + (
+        f' <span class="dx-meta">{float(time_s):.2f} s</span>' if time_s is not None else ""
+    )
+    return f'<div class="dx-frame">{_details(title, "".join(body), open_)}</div>'
+
+
+def _frame_head(frame: dict) -> str:
+    """What the frame's title says in the JupyterLab view: why it was recompiled, why its compile failed."""
+    out = []
     for r in frame.get("recompile_reasons") or []:
         prev = f" (guard of [{_e(r['failed_compile_id'])}] failed)" if r.get("failed_compile_id") else ""
-        body.append(f'<div class="dx-banner dx-warn">recompile{prev}: <span class="dx-mono">{_e(r.get("reason"))}</span></div>')
+        out.append(f'<div class="dx-banner dx-warn">recompile{prev}: <span class="dx-mono">{_e(r.get("reason"))}</span></div>')
     if frame.get("fail_type") or frame.get("fail_reason"):
         reason = str(frame.get("fail_reason") or "")
-        body.append(
+        out.append(
             '<div class="dx-banner dx-error">'
             + _details(
                 f"compile failed: <b>{_e(frame.get('fail_type'))}</b>: {_e(reason.splitlines()[0] if reason else '')}",
@@ -306,22 +359,30 @@ def _frame(frame: dict, report: dict, cell: _Cell, open_: bool) -> str:
             )
             + "</div>"
         )
-    body.append(
-        '<div class="dx-side">'
-        f"<div><h5>Original bytecode</h5>{_bytecode(frame.get('original_bytecode') or [])}</div>"
-        f"<div><h5>Modified bytecode</h5>{_bytecode(frame.get('modified_bytecode') or [])}</div>"
-        "</div>"
-    )
+    return "".join(out)
+
+
+def _source(frame: dict, cell: _Cell) -> str:
+    """The excerpt of an earlier cell or a file a frame's code lives in (the cell's own code is not repeated)."""
+    code = frame.get("code") or {}
+    excerpt = None if code.get("in_cell") else cell.excerpt(code.get("filename"), code.get("firstlineno"))
+    return "" if excerpt is None else _details(_e(excerpt[0]), _pre(excerpt[1]))
+
+
+def _original_bytecode(frame: dict, cell: _Cell) -> str:
+    return f"<h5>{_e(PANE_TITLES['original-bytecode'])}</h5>{_bytecode(frame.get('original_bytecode') or [])}"
+
+
+def _modified_bytecode(frame: dict, cell: _Cell) -> str:
+    return f"<h5>{_e(PANE_TITLES['modified-bytecode'])}</h5>{_bytecode(frame.get('modified_bytecode') or [])}"
+
+
+def _decompiled(frame: dict, cell: _Cell) -> str:
     if frame.get("decompiled_source"):
-        body.append(_details("decompiled modified code (depyf)", _pre(frame["decompiled_source"])))
-    elif frame.get("decompile_error"):
-        body.append(f'<div class="dx-meta">No decompiled source: {_e(frame["decompile_error"])}.</div>')
-    body.append(_guards(frame, cell))
-    time_s = frame.get("compile_time_s")
-    title = f"<b>[{_e(frame.get('compile_id'))}]</b> {_e(code.get('name'))} {_badge(str(frame.get('status')))}" + (
-        f' <span class="dx-meta">{float(time_s):.2f} s</span>' if time_s is not None else ""
-    )
-    return f'<div class="dx-frame">{_details(title, "".join(body), open_)}</div>'
+        return _details("decompiled modified code (depyf)", _pre(frame["decompiled_source"]))
+    if frame.get("decompile_error"):
+        return f'<div class="dx-meta">No decompiled source: {_e(frame["decompile_error"])}.</div>'
+    return ""
 
 
 def _bytecode(rows: list[dict]) -> str:
@@ -357,7 +418,7 @@ def _guards(frame: dict, cell: _Cell) -> str:
         ]
         for g in frame.get("guards") or []
     ]
-    out = f"<h5>Guards ({len(rows)})</h5>" + _table(["type", "source", "checks", "line"], rows, "guards")
+    out = f"<h5>{_e(PANE_TITLES['guards'])} ({len(rows)})</h5>" + _table(["type", "source", "checks", "line"], rows, "guards")
     if frame.get("guard_tree"):
         out += _details("guard tree (as TORCH_LOGS=guards prints it)", _pre(cell.label_paths(frame["guard_tree"])))
     return out
@@ -452,3 +513,34 @@ def _shapes(report: dict, cell: _Cell) -> str:
     ]
     table = _table(["compile id", "guard", "line"], grows, "shape guards")
     return out + _details(f"shape guards ({len(guards)})", table)
+
+
+@dataclass(frozen=True)
+class StaticSection:
+    """How the static view shows one pane of the report view."""
+
+    #: drawn once for the whole report, at the pane's place in ``PANES``
+    report: Callable[[dict, _Cell], str] | None = None
+    #: drawn inside each frame's ``<details>``, at the pane's place in ``PANES``
+    frame: Callable[[dict, _Cell], str] | None = None
+    #: the frame part sits side by side with the column parts next to it (original / modified bytecode)
+    column: bool = False
+    #: drawn after that row of columns (the modified bytecode's decompiled code)
+    below: Callable[[dict, _Cell], str] | None = None
+
+
+#: Pane name (``compiler.schema.PANES``) -> how this view shows it; ``render`` follows ``PANES``' order.
+SECTIONS: dict[str, StaticSection] = {
+    "header": StaticSection(report=_header_section),
+    "frames": StaticSection(report=_frames_section),
+    "source": StaticSection(frame=_source),
+    "original-bytecode": StaticSection(frame=_original_bytecode, column=True),
+    "modified-bytecode": StaticSection(frame=_modified_bytecode, column=True, below=_decompiled),
+    "guards": StaticSection(frame=_guards, report=_shapes),
+    "graph-breaks": StaticSection(frame=_breaks),
+    "fx-graph": StaticSection(report=_graphs_section),
+    "code": StaticSection(report=_output_code_section),
+}
+
+#: Panes the static view leaves out on purpose, each with the reason (a test requires one or the other).
+ABSENT: dict[str, str] = {}

@@ -5,6 +5,9 @@ Holds:
 - ``SCHEMA_VERSION``: ``(major, minor)`` and ``MIME_TYPE`` (``application/vnd.dynamo-explorer.report.v1+json``:
   the major is in the name), read from the schema file's ``x-dynamo-explorer``; the generated TypeScript
   reads the same (``labextension/scripts/schema.mjs``), and a test checks that they agree;
+- ``PANES``: the ``data-pane`` names of the report view's panes in display order, ``PANE_TITLES`` (name ->
+  title) and ``PANE_SHOWS`` (name -> the report fields it shows), from ``x-dynamo-explorer.panes``: the
+  renderer's pane registry, the static HTML view (``kernel_ext/static_html.py``) and the tests read this list;
 - ``validate_report`` (strict, every error explained: the tests, with the reference ``jsonschema``) and
   ``report_errors`` (run time: ``jsonschema-rs``, a compiled validator, 0.011 s on a 5 MB report where
   fastjsonschema took 0.098 s and jsonschema ~3 s). Two implementations of draft-07 check each other.
@@ -19,11 +22,23 @@ from typing import Any
 
 SCHEMA_FILE = "compile_report.v1.schema.json"
 SCHEMA: dict[str, Any] = json.loads(resources.files(__name__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8"))
-_META: dict[str, Any] = SCHEMA["x-dynamo-explorer"]  # version and MIME type, written once, in the schema file
+_META: dict[str, Any] = SCHEMA["x-dynamo-explorer"]  # version, MIME type and panes, written once, in the schema file
 SCHEMA_VERSION: tuple[int, int] = (_META["version"]["major"], _META["version"]["minor"])
 MIME_TYPE: str = _META["mime_type"]
+PANES: tuple[str, ...] = tuple(p["name"] for p in _META["panes"])
+PANE_TITLES: dict[str, str] = {p["name"]: p["title"] for p in _META["panes"]}
+PANE_SHOWS: dict[str, tuple[str, ...]] = {p["name"]: tuple(p["shows"]) for p in _META["panes"]}
 
-__all__ = ["MIME_TYPE", "SCHEMA", "SCHEMA_VERSION", "report_errors", "validate_report"]
+__all__ = [
+    "MIME_TYPE",
+    "PANES",
+    "PANE_SHOWS",
+    "PANE_TITLES",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "report_errors",
+    "validate_report",
+]
 
 
 @lru_cache(maxsize=1)

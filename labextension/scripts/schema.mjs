@@ -23,6 +23,31 @@ const BANNER = `/* eslint-disable */
  * Regenerate with \`npm run build:schema\`; CI runs \`npm run check:schema\`, which fails on any drift.
  */`;
 
+/** The panes of `x-dynamo-explorer.panes`, checked: unique `data-pane` names, a title and what each shows. */
+function panes(meta) {
+  const list = meta.panes;
+  if (!Array.isArray(list) || list.length === 0) {
+    throw new Error('x-dynamo-explorer.panes must list the panes of the report view: fix the schema file');
+  }
+  const seen = new Set();
+  for (const pane of list) {
+    const ok =
+      typeof pane.name === 'string' &&
+      /^[a-z][a-z0-9-]*$/.test(pane.name) &&
+      !seen.has(pane.name) &&
+      typeof pane.title === 'string' &&
+      pane.title.length > 0 &&
+      Array.isArray(pane.shows) &&
+      pane.shows.length > 0 &&
+      pane.shows.every(s => typeof s === 'string');
+    if (!ok) {
+      throw new Error(`x-dynamo-explorer.panes: bad or repeated entry ${JSON.stringify(pane)}: fix the schema file`);
+    }
+    seen.add(pane.name);
+  }
+  return list;
+}
+
 /** The constants both languages read from the schema's `x-dynamo-explorer` (never typed twice). */
 function constants(schema) {
   const meta = schema['x-dynamo-explorer'];
@@ -30,6 +55,8 @@ function constants(schema) {
   if (!majors.includes(meta.version.major) || !meta.mime_type.includes(`.v${meta.version.major}+json`)) {
     throw new Error('x-dynamo-explorer disagrees with SchemaVersion.major or the MIME type: fix the schema file');
   }
+  const list = panes(meta);
+  const titles = list.map(p => `  ${JSON.stringify(p.name)}: ${JSON.stringify(p.title)}`).join(',\n');
   return `
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
 export const SCHEMA_VERSION = { major: ${meta.version.major}, minor: ${meta.version.minor} } as const;
@@ -39,6 +66,17 @@ export const MIME_TYPE = ${JSON.stringify(meta.mime_type)};
 
 /** The schema majors this renderer reads (SchemaVersion.major's enum). */
 export const SUPPORTED_MAJORS: readonly number[] = ${JSON.stringify(majors)};
+
+/** The panes of the report view, in display order: their \`data-pane\` names (x-dynamo-explorer.panes). */
+export const PANES = [${list.map(p => JSON.stringify(p.name)).join(', ')}] as const;
+
+/** The name of a pane (its \`data-pane\` attribute). */
+export type PaneName = (typeof PANES)[number];
+
+/** The title each pane shows (x-dynamo-explorer.panes[].title). */
+export const PANE_TITLES: Readonly<Record<PaneName, string>> = {
+${titles}
+};
 `;
 }
 

@@ -572,3 +572,22 @@ export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";
 
 /** The schema majors this renderer reads (SchemaVersion.major's enum). */
 export const SUPPORTED_MAJORS: readonly number[] = [1];
+
+/** The panes of the report view, in display order: their `data-pane` names (x-dynamo-explorer.panes). */
+export const PANES = ["header", "frames", "source", "original-bytecode", "modified-bytecode", "guards", "graph-breaks", "fx-graph", "code"] as const;
+
+/** The name of a pane (its `data-pane` attribute). */
+export type PaneName = (typeof PANES)[number];
+
+/** The title each pane shows (x-dynamo-explorer.panes[].title). */
+export const PANE_TITLES: Readonly<Record<PaneName, string>> = {
+  "header": "Dynamo Explorer",
+  "frames": "Frames",
+  "source": "Source",
+  "original-bytecode": "Original bytecode",
+  "modified-bytecode": "Modified bytecode",
+  "guards": "Guards",
+  "graph-breaks": "Graph breaks",
+  "fx-graph": "FX graph",
+  "code": "Graph code and output code"
+};

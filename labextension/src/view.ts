@@ -7,15 +7,11 @@ import type { IViewContext } from './context';
 import { formatSeconds, h } from './dom';
 import { LineLinker } from './linking';
 import { ReportIndex } from './model';
-import { BytecodePane } from './panes/bytecode';
-import { CodePane } from './panes/code';
-import { FramesPane } from './panes/frames';
 import { FxGraphPane } from './panes/fxGraph';
-import { GraphBreaksPane } from './panes/graphBreaks';
-import { GuardsPane } from './panes/guards';
-import { renderHeader } from './panes/header';
+import type { Pane } from './panes/pane';
+import { PANE_REGISTRY, ROW_CLASSES, type PaneRow } from './panes/registry';
 import { SourcePane } from './panes/source';
-import type { CompileReport, Frame } from './schema';
+import type { CompileReport, Frame, PaneName } from './schema';
 
 /**
  * One rendered report.
@@ -24,14 +20,7 @@ export class ReportView implements IViewContext {
   readonly index: ReportIndex;
   readonly linker: LineLinker;
   private _frame: Frame | null = null;
-  private readonly _frames: FramesPane;
-  private readonly _source: SourcePane;
-  private readonly _original: BytecodePane;
-  private readonly _modified: BytecodePane;
-  private readonly _guards: GuardsPane;
-  private readonly _breaks: GraphBreaksPane;
-  private readonly _fx: FxGraphPane;
-  private readonly _code: CodePane;
+  private readonly _panes = new Map<PaneName, Pane>();
   private readonly _frameTitle: HTMLElement;
   private _pending = 0;
 
@@ -41,43 +30,30 @@ export class ReportView implements IViewContext {
   ) {
     this.index = new ReportIndex(report);
     this.linker = new LineLinker(_root);
-    this._frames = new FramesPane(this);
-    this._source = new SourcePane(this);
-    this._original = new BytecodePane(this, 'original');
-    this._modified = new BytecodePane(this, 'modified');
-    this._guards = new GuardsPane(this);
-    this._breaks = new GraphBreaksPane(this);
-    this._fx = new FxGraphPane(this);
-    this._code = new CodePane(this);
     this._frameTitle = h('div', { class: 'jp-DynamoExplorer-frameTitle' });
-    _root.append(
-      renderHeader(this),
-      h(
-        'div',
-        { class: 'jp-DynamoExplorer-body' },
-        h('nav', { class: 'jp-DynamoExplorer-nav' }, this._frames.element),
-        h(
-          'div',
-          { class: 'jp-DynamoExplorer-main' },
-          this._frameTitle,
-          h(
-            'div',
-            { class: 'jp-DynamoExplorer-columns' },
-            this._source.element,
-            this._original.element,
-            this._modified.element
-          ),
-          h(
-            'div',
-            { class: 'jp-DynamoExplorer-columns jp-DynamoExplorer-columns2' },
-            this._guards.element,
-            this._breaks.element
-          ),
-          this._fx.element,
-          this._code.element
-        )
-      )
-    );
+    const top: HTMLElement[] = [];
+    const nav = h('nav', { class: 'jp-DynamoExplorer-nav' });
+    const main = h('div', { class: 'jp-DynamoExplorer-main' }, this._frameTitle);
+    let row = null as { name: PaneRow; element: HTMLElement } | null;
+    for (const entry of PANE_REGISTRY) {
+      const pane = entry.create(this);
+      this._panes.set(entry.name, pane);
+      if (entry.slot === 'top') {
+        top.push(pane.element);
+      } else if (entry.slot === 'nav') {
+        nav.appendChild(pane.element);
+      } else if (entry.row) {
+        if (row?.name !== entry.row) {
+          row = { name: entry.row, element: h('div', { class: ROW_CLASSES[entry.row] }) };
+          main.appendChild(row.element);
+        }
+        row.element.appendChild(pane.element);
+      } else {
+        row = null;
+        main.appendChild(pane.element);
+      }
+    }
+    _root.append(...top, h('div', { class: 'jp-DynamoExplorer-body' }, nav, main));
   }
 
   /** The frame shown now. */
@@ -85,9 +61,14 @@ export class ReportView implements IViewContext {
     return this._frame;
   }
 
+  /** The panes, by name, in the schema's order. */
+  get panes(): ReadonlyMap<PaneName, Pane> {
+    return this._panes;
+  }
+
   /** The FX pane (tests and the benchmark read its model). */
   get fxPane(): FxGraphPane {
-    return this._fx;
+    return this._pane('fx-graph', FxGraphPane);
   }
 
   /**
@@ -133,9 +114,10 @@ export class ReportView implements IViewContext {
     if (!this._frame || this._frame.compile_id !== graph.compile_id) {
       await this.selectFrame(graph.compile_id);
     }
-    await this._busy(this._fx.showGraph(graphId));
-    if (typeof this._fx.element.scrollIntoView === 'function') {
-      this._fx.element.scrollIntoView({ block: 'nearest' });
+    const fx = this.fxPane;
+    await this._busy(fx.showGraph(graphId));
+    if (typeof fx.element.scrollIntoView === 'function') {
+      fx.element.scrollIntoView({ block: 'nearest' });
     }
   }
 
@@ -143,7 +125,7 @@ export class ReportView implements IViewContext {
     if (frame && frame !== this._frame) {
       await this.selectFrame(frame.compile_id);
     }
-    this._source.flashLine(line);
+    this._pane('source', SourcePane).flashLine(line);
     const key = this._frame ? this.index.frameLineKey(this._frame, line) : `cell:${line}`;
     this.linker.activate(key);
   }
@@ -152,22 +134,26 @@ export class ReportView implements IViewContext {
    * Stop listening to the page.
    */
   dispose(): void {
+    for (const pane of this._panes.values()) {
+      pane.dispose();
+    }
     this.linker.dispose();
   }
 
+  /** A pane by name, checked to be of the class the caller needs. */
+  private _pane<T extends Pane>(name: PaneName, cls: abstract new (...args: never[]) => T): T {
+    const pane = this._panes.get(name);
+    if (!(pane instanceof cls)) {
+      throw new Error(`the ${name} pane is not a ${cls.name}`);
+    }
+    return pane;
+  }
+
+  /** Show a frame in every pane (each pane's `update`), in the registry's order. */
   private async _updateAll(frame: Frame | null): Promise<void> {
     this._frame = frame;
-    this._frames.setSelected(frame ? frame.compile_id : null);
     this._renderFrameTitle(frame);
-    this._guards.update(frame);
-    this._breaks.update(frame);
-    await Promise.all([
-      this._source.update(frame),
-      this._original.update(frame),
-      this._modified.update(frame),
-      this._fx.update(frame),
-      this._code.update(frame)
-    ]);
+    await Promise.all(Array.from(this._panes.values(), pane => pane.update(frame)));
   }
 
   private _renderFrameTitle(frame: Frame | null): void {

@@ -3,13 +3,11 @@
  * user sees: panes present, counts right, frame tree, links resolved, SVG drawn, breaks marked, hover links.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CompileReport, Frame } from '../src/schema';
+import { PANES, type CompileReport, type Frame } from '../src/schema';
 import { loadGoldens, pane, render, settled } from './helpers';
 
 /** Graph kinds the FX pane draws: compiled graphs, and the partial graph of a fullgraph error. */
 const DRAWN_KINDS = ['dynamo', 'dynamo_partial'];
-
-const PANES = ['frames', 'source', 'original-bytecode', 'modified-bytecode', 'guards', 'graph-breaks', 'fx-graph'];
 
 afterEach(() => {
   document.body.textContent = '';
@@ -33,6 +31,7 @@ describe.each(loadGoldens())('golden %s', (_name, report) => {
     const { root } = await render(report);
     expect(root.classList.contains('jp-DynamoExplorer')).toBe(true);
     expect(root.dataset.status).toBe('ready');
+    // every pane of the schema's list, whatever the report holds, once each
     for (const name of PANES) {
       expect(root.querySelectorAll(`[data-pane="${name}"]`), name).toHaveLength(1);
     }

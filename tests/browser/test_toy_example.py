@@ -12,13 +12,13 @@ import labserver
 import pytest
 from labserver import ARTIFACTS
 
+from compiler.schema import PANES  # every pane of the report view, in display order: all are drawn for any report
 from tests.goldens.cases import TOY_EXAMPLE_CELL
 
 pytestmark = pytest.mark.browser
 
 TOY = TOY_EXAMPLE_CELL
 
-PANES = ["frames", "source", "original-bytecode", "modified-bytecode", "guards", "graph-breaks", "fx-graph"]
 ROOT = ".jp-DynamoExplorer"
 
 REPORT_JS = f"""() => {{

@@ -4,6 +4,8 @@
   the schema's order, and a field without a default is one the schema requires.
 - Python and the generated TypeScript (``labextension/src/schema.ts``) carry the same version, MIME type
   and supported majors; both read them from the schema's ``x-dynamo-explorer``.
+- The same holds for the list of panes (``x-dynamo-explorer.panes``: names in display order and titles), and
+  every report field a pane says it shows (``shows``) is a real property path of the schema.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from compiler import MIME_TYPE, SCHEMA_VERSION, model
-from compiler.schema import SCHEMA
+from compiler.schema import PANE_SHOWS, PANE_TITLES, PANES, SCHEMA
 
 REPO = Path(__file__).resolve().parents[2]
 CLASSES = [
@@ -56,6 +58,51 @@ def test_python_and_typescript_read_one_version_and_mime_type():
     assert SCHEMA_VERSION[0] in json.loads(majors[1])
     assert f".v{SCHEMA_VERSION[0]}+json" in MIME_TYPE
     assert SCHEMA["definitions"]["SchemaVersion"]["properties"]["major"]["enum"] == json.loads(majors[1])
+
+
+def test_python_and_typescript_read_one_pane_list():
+    ts = (REPO / "labextension/src/schema.ts").read_text(encoding="utf-8")
+    names = re.search(r"export const PANES = (\[[^\]]*\]) as const;", ts)
+    titles = re.search(r"export const PANE_TITLES: Readonly<Record<PaneName, string>> = (\{.*?\});", ts, re.S)
+    assert names and titles, "run `npm run build:schema`"
+    assert "export type PaneName = (typeof PANES)[number];" in ts
+    assert tuple(json.loads(names[1])) == PANES
+    assert json.loads(titles[1]) == PANE_TITLES
+    assert list(json.loads(titles[1])) == list(PANES)
+    assert tuple(p["name"] for p in SCHEMA["x-dynamo-explorer"]["panes"]) == PANES
+    assert len(set(PANES)) == len(PANES)
+    assert all(re.fullmatch(r"[a-z][a-z0-9-]*", name) for name in PANES)  # usable as data-pane and in file names
+
+
+def _alternatives(node: dict) -> list[dict]:
+    """A schema node with its $ref followed, split into its anyOf / oneOf alternatives."""
+    if "$ref" in node:
+        return _alternatives(SCHEMA["definitions"][node["$ref"].removeprefix("#/definitions/")])
+    if "anyOf" in node or "oneOf" in node:
+        return [alt for sub in node.get("anyOf", node.get("oneOf")) for alt in _alternatives(sub)]
+    if "items" in node:  # a list of records: its fields are the items' fields
+        return _alternatives(node["items"])
+    return [node]
+
+
+def _schema_path(path: str) -> dict | None:
+    """The schema node of a dotted report field ('frames.original_bytecode'), or None when there is none."""
+    nodes = [SCHEMA]
+    for part in path.split("."):
+        nodes = [alt["properties"][part] for node in nodes for alt in _alternatives(node) if part in alt.get("properties", {})]
+        if not nodes:
+            return None
+    return nodes[0]
+
+
+def test_every_field_a_pane_shows_is_in_the_schema():
+    assert _schema_path("frames.no_such_field") is None and _schema_path("guards") is None  # the check can fail
+    assert _schema_path("error.line") is not None and _schema_path("frames.code.firstlineno") is not None
+    assert set(PANE_SHOWS) == set(PANES)
+    for pane, shows in PANE_SHOWS.items():
+        assert shows, f"{pane} shows nothing"
+        for path in shows:
+            assert _schema_path(path) is not None, f"pane {pane!r} shows {path!r}, which is no property path of the schema"
 
 
 def test_collectors_are_ordered_by_what_they_read():

@@ -1,10 +1,14 @@
 """kernel_ext.static_html and the extension's entry points, in-process (no kernel).
 
-The HTML is rendered from reports of real engine runs (compiler.run_cell, eager backend).
+The HTML is rendered from reports of real engine runs (compiler.run_cell, eager backend) and from the
+golden reports. Its sections follow the report view's pane list (``compiler.schema.PANES``): every pane has
+a static section or a documented reason to be absent.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -15,7 +19,9 @@ from kernel_nb import MAGIC_OPTIONS, REPO
 torch = pytest.importorskip("torch")
 
 from compiler import RunOptions, run_cell  # noqa: E402
-from kernel_ext.static_html import MAX_PRE_CHARS, MAX_ROWS, render  # noqa: E402
+from compiler.schema import PANES  # noqa: E402
+from kernel_ext import static_html  # noqa: E402
+from kernel_ext.static_html import MAX_PRE_CHARS, MAX_ROWS, StaticSection, render  # noqa: E402
 
 XSS = "<script>alert(1)</script><img src=x onerror=alert(2)>"
 
@@ -151,3 +157,61 @@ def test_help_has_an_example_for_every_option():
     assert doc.startswith(":: %%dynamo [--backend NAME]")
     for option in MAGIC_OPTIONS:
         assert f"Example: %%dynamo {option}" in doc, option
+
+
+def _golden(name: str) -> dict:
+    return json.loads((REPO / "tests" / "goldens" / f"{name}.report.json").read_text(encoding="utf-8"))
+
+
+def test_every_pane_has_a_static_section_or_a_reason_to_be_absent():
+    sections, absent = static_html.SECTIONS, static_html.ABSENT
+    missing = [pane for pane in PANES if pane not in sections and pane not in absent]
+    assert not missing, f"panes of compiler.schema.PANES with no static section and no reason in ABSENT: {missing}"
+    assert not (set(sections) | set(absent)) - set(PANES), "a static section or reason names no pane of PANES"
+    assert not set(sections) & set(absent), "a pane is both shown and absent"
+    assert all(isinstance(reason, str) and reason.strip() for reason in absent.values())
+    for pane, section in sections.items():
+        assert section.report is not None or section.frame is not None, f"{pane}: a section that draws nothing"
+        assert section.frame is not None or not (section.column or section.below), f"{pane}: column without a frame part"
+
+
+def _marker(where: str, pane: str):
+    return lambda *_args: f"<i>{where}:{pane}</i>"
+
+
+@pytest.mark.parametrize("order", ["schema", "reversed"])
+def test_sections_follow_the_pane_list(monkeypatch, order):
+    # every section writes its pane's name; the real frames section draws each frame's <details>, whose frame
+    # parts are drawn in the same order. Reversing PANES reverses the page: render() follows the list itself.
+    panes = PANES if order == "schema" else tuple(reversed(PANES))
+    monkeypatch.setattr(static_html, "PANES", panes)
+    fake = {pane: StaticSection(report=_marker("report", pane), frame=_marker("frame", pane)) for pane in PANES}
+    fake["frames"] = StaticSection(report=static_html.SECTIONS["frames"].report, frame=_marker("frame", "frames"))
+    monkeypatch.setattr(static_html, "SECTIONS", fake)
+    report = _golden("toy_example")
+    html = render(report)
+    found = re.findall(r"<i>report:([\w-]+)</i>|(<h4>Frames \()", html)
+    assert [name or "frames" for name, frames in found] == list(panes)
+    for chunk in html.split('<div class="dx-frame">')[1:]:
+        assert re.findall(r"<i>frame:([\w-]+)</i>", chunk) == list(panes)
+    assert html.count('<div class="dx-frame">') == len(report["frames"])
+
+
+def test_real_sections_are_in_pane_order():
+    # header (banners, logs) < frames < dynamic shapes (guards) < graphs (fx-graph) < output code (code)
+    html = render(_golden("item_break"))
+    assert html.index("Dynamo Explorer") < html.index("torch logs (") < html.index("<h4>Frames (")
+    html = render(_golden("dynamic_sizes"))
+    assert html.index("<h4>Frames (") < html.index("<h4>Dynamic shapes</h4>") < html.index("<h4>Graphs (")
+    html = render(_golden("training_step"))
+    assert html.index("<h4>Graphs (") < html.index("<h4>Inductor output code</h4>")
+    # inside a frame: source excerpt < original | modified bytecode (side by side) < decompiled < guards < breaks
+    report = _golden("earlier_cell")
+    frame = next(f for f in report["frames"] if f["graph_breaks"] and not f["code"]["in_cell"])
+    chunk = next(c for c in render(report).split('<div class="dx-frame">')[1:] if f"[{frame['compile_id']}]" in c[:300])
+    side = re.search(r'<div class="dx-side"><div><h5>Original bytecode</h5>.*?</div><div><h5>Modified bytecode</h5>', chunk)
+    assert side, "the bytecode columns are not side by side"
+    decompiled = "decompiled modified code" if frame["decompiled_source"] else "No decompiled source"
+    marks = ["<summary>source: ", "<h5>Original bytecode</h5>", "<h5>Modified bytecode</h5>", decompiled]
+    marks += ["<h5>Guards (", '<div class="dx-break">']
+    assert [chunk.index(m) for m in marks] == sorted(chunk.index(m) for m in marks)

@@ -8,7 +8,7 @@ import { clear, h } from '../dom';
 import { codeBlock } from '../highlight';
 import { lineColourClass } from '../linking';
 import type { Frame, Instruction, NameRef } from '../schema';
-import { emptyState, paneShell, toggle } from './pane';
+import { Pane, toggle } from './pane';
 
 /** Rows drawn at first and per 'show more' (a frame that loads 4,000 parameters has 30,000 instructions). */
 const ROW_PAGE = 1500;
@@ -19,24 +19,14 @@ export type BytecodeKind = 'original' | 'modified';
 /**
  * One bytecode pane.
  */
-export class BytecodePane {
-  readonly element: HTMLElement;
-  private readonly _body: HTMLElement;
-  private readonly _group: string;
+export class BytecodePane extends Pane {
   private _view: 'bytecode' | 'decompiled' = 'bytecode';
-  private _frame: Frame | null = null;
 
   constructor(
-    private readonly _ctx: IViewContext,
+    ctx: IViewContext,
     private readonly _kind: BytecodeKind
   ) {
-    const shell = paneShell(
-      _kind === 'original' ? 'original-bytecode' : 'modified-bytecode',
-      _kind === 'original' ? 'Original bytecode' : 'Modified bytecode'
-    );
-    this.element = shell.element;
-    this._body = shell.body;
-    this._group = `${_kind}-bytecode`;
+    super(ctx, _kind === 'original' ? 'original-bytecode' : 'modified-bytecode');
     if (_kind === 'modified') {
       const t = toggle<'bytecode' | 'decompiled'>(
         [
@@ -46,46 +36,49 @@ export class BytecodePane {
         'bytecode',
         value => {
           this._view = value;
-          void this.update(this._frame);
+          void this.redraw();
         }
       );
-      shell.toolbar.appendChild(t.element);
+      this.toolbar.appendChild(t.element);
     }
+  }
+
+  /** No frame: the placeholder, scrolled back. */
+  protected renderNoFrame(): void {
+    this._reset();
+    super.renderNoFrame();
   }
 
   /**
    * Show a frame's bytecode.
    */
-  async update(frame: Frame | null): Promise<void> {
-    this._frame = frame;
-    this._ctx.linker.clearGroup(this._group);
-    clear(this._body);
-    this._body.scrollTop = 0;
-    this._body.scrollLeft = 0;
-    if (!frame) {
-      this._body.appendChild(emptyState('<no frame>'));
-      return;
-    }
+  protected async render(frame: Frame): Promise<void> {
+    this._reset();
     if (this._view === 'decompiled') {
       const text = frame.decompiled_source ?? `# ${frame.decompile_error ?? 'no decompiled source'}`;
       const block = codeBlock(text, 'python');
       block.element.dataset.view = 'decompiled';
-      this._body.appendChild(block.element);
+      this.body.appendChild(block.element);
       await block.done;
       return;
     }
     const code = this._kind === 'original' ? frame.original_bytecode : frame.modified_bytecode;
     if (code.length === 0) {
-      this._body.appendChild(
-        emptyState(
-          this._kind === 'modified' ? '<no modified bytecode: Dynamo kept the original code>' : '<no bytecode>'
-        )
+      this.showEmpty(
+        this._kind === 'modified' ? '<no modified bytecode: Dynamo kept the original code>' : '<no bytecode>'
       );
       return;
     }
     const table = h('div', { class: 'jp-DynamoExplorer-lines jp-DynamoExplorer-bytecode', data: { view: 'bytecode' } });
-    this._body.appendChild(table);
+    this.body.appendChild(table);
     this._rows(frame, code, table, 0);
+  }
+
+  /** Empty the body and scroll it back to the start. */
+  private _reset(): void {
+    clear(this.body);
+    this.body.scrollTop = 0;
+    this.body.scrollLeft = 0;
   }
 
   /** Draw rows from `start` on, a page at a time. */
@@ -106,7 +99,7 @@ export class BytecodePane {
         }
       });
       more.type = 'button';
-      this._body.appendChild(more);
+      this.body.appendChild(more);
     }
   }
 
@@ -135,7 +128,7 @@ export class BytecodePane {
     );
     if (ins.line !== null) {
       row.classList.add(lineColourClass(ins.line));
-      this._ctx.linker.register(this._group, row, this._ctx.index.frameLineKey(frame, ins.line));
+      this.link(row, this.ctx.index.frameLineKey(frame, ins.line));
     }
     return row;
   }
@@ -154,7 +147,7 @@ export class BytecodePane {
   }
 
   private _refElement(ref: NameRef, text: string): HTMLElement {
-    const { index } = this._ctx;
+    const { index } = this.ctx;
     if (ref.kind === 'compiled_fn' && ref.graph_id !== null && index.graphs.has(ref.graph_id)) {
       const graphId = ref.graph_id;
       return h('a', {
@@ -163,7 +156,7 @@ export class BytecodePane {
         title: `${ref.name}: show FX graph ${graphId}`,
         data: { refKind: 'compiled_fn', graphId: String(graphId) },
         attrs: { role: 'link', tabindex: '0' },
-        onclick: () => void this._ctx.showGraph(graphId)
+        onclick: () => void this.ctx.showGraph(graphId)
       });
     }
     if (ref.kind === 'resume' && ref.compile_id !== null && index.frames.has(ref.compile_id)) {
@@ -174,7 +167,7 @@ export class BytecodePane {
         title: `${ref.name}: show frame [${compileId}]`,
         data: { refKind: 'resume', compileId },
         attrs: { role: 'link', tabindex: '0' },
-        onclick: () => void this._ctx.selectFrame(compileId)
+        onclick: () => void this.ctx.selectFrame(compileId)
       });
     }
     return h('span', {

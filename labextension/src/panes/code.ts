@@ -6,7 +6,7 @@ import type { IViewContext } from '../context';
 import { clear, h } from '../dom';
 import { codeBlock, type Language } from '../highlight';
 import type { Frame } from '../schema';
-import { emptyState, paneShell } from './pane';
+import { Pane } from './pane';
 
 /** Code above this many lines is shown plain at first and highlighted in the background. */
 const AWAIT_HIGHLIGHT_LINES = 2000;
@@ -21,6 +21,9 @@ const KIND_TITLE: Record<string, string> = {
   aot_inference: 'AOT inference'
 };
 
+/** What the pane shows for a frame without graph code or output code (or with no frame). */
+const NOTHING = '<no graph code or output code for this frame>';
+
 /** One tab: its title and a builder of its content. */
 interface ITab {
   key: string;
@@ -31,30 +34,32 @@ interface ITab {
 /**
  * The code pane.
  */
-export class CodePane {
-  readonly element: HTMLElement;
+export class CodePane extends Pane {
   private readonly _tabs: HTMLElement;
   private readonly _content: HTMLElement;
-  private readonly _body: HTMLElement;
 
-  constructor(private readonly _ctx: IViewContext) {
-    const shell = paneShell('code', 'Graph code and output code');
-    this.element = shell.element;
-    this._body = shell.body;
+  constructor(ctx: IViewContext) {
+    super(ctx, 'code');
     this._tabs = h('div', { class: 'jp-DynamoExplorer-tabs', attrs: { role: 'tablist' } });
     this._content = h('div', { class: 'jp-DynamoExplorer-tabContent' });
-    this._body.append(this._tabs, this._content);
+    this.body.append(this._tabs, this._content);
+  }
+
+  /** No frame: no tabs, and the same placeholder as a frame with nothing to show. */
+  protected renderNoFrame(): void {
+    clear(this._tabs);
+    this.showEmpty(NOTHING, this._content);
   }
 
   /**
    * Show the tabs of a frame and open the first.
    */
-  async update(frame: Frame | null): Promise<void> {
+  protected async render(frame: Frame): Promise<void> {
     clear(this._tabs);
     clear(this._content);
-    const tabs = frame ? this._tabsOf(frame) : [];
+    const tabs = this._tabsOf(frame);
     if (tabs.length === 0) {
-      this._content.appendChild(emptyState('<no graph code or output code for this frame>'));
+      this.showEmpty(NOTHING, this._content);
       return;
     }
     const built = new Map<string, HTMLElement>();
@@ -92,7 +97,7 @@ export class CodePane {
   }
 
   private _tabsOf(frame: Frame): ITab[] {
-    const { index, report } = this._ctx;
+    const { index, report } = this.ctx;
     const tabs: ITab[] = [];
     const block = (code: string, language: Language): { element: HTMLElement; done: Promise<void>; lines: number } => {
       const b = codeBlock(code, language);

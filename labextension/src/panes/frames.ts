@@ -6,7 +6,7 @@ import type { IViewContext } from '../context';
 import { h } from '../dom';
 import type { IChain } from '../model';
 import type { Frame } from '../schema';
-import { emptyState, paneShell } from './pane';
+import { emptyState, Pane } from './pane';
 
 /** Words for each status. */
 const STATUS_TEXT: Record<string, string> = {
@@ -21,29 +21,34 @@ const STATUS_TEXT: Record<string, string> = {
 /**
  * The frame navigator pane.
  */
-export class FramesPane {
-  readonly element: HTMLElement;
+export class FramesPane extends Pane {
   private readonly _chips = new Map<string, HTMLElement>();
 
-  constructor(private readonly _ctx: IViewContext) {
-    const shell = paneShell('frames', 'Frames');
-    this.element = shell.element;
-    const { index } = _ctx;
+  constructor(ctx: IViewContext) {
+    super(ctx, 'frames');
+    const { index } = ctx;
     if (index.roots.length === 0) {
-      shell.body.appendChild(emptyState('Dynamo compiled no frame in this cell.'));
+      this.body.appendChild(emptyState('Dynamo compiled no frame in this cell.'));
       return;
     }
     const tree = h('ul', { class: 'jp-DynamoExplorer-tree', attrs: { role: 'tree' } });
     for (const chain of index.roots) {
       tree.appendChild(this._chainItem(chain));
     }
-    shell.body.appendChild(tree);
+    this.body.appendChild(tree);
   }
 
-  /**
-   * Mark the frame shown now.
-   */
-  setSelected(compileId: string | null): void {
+  /** Mark the frame shown now. */
+  protected render(frame: Frame): void {
+    this._setSelected(frame.compile_id);
+  }
+
+  /** No frame is shown: none is marked. */
+  protected renderNoFrame(): void {
+    this._setSelected(null);
+  }
+
+  private _setSelected(compileId: string | null): void {
     for (const [id, chip] of this._chips) {
       chip.classList.toggle('jp-mod-selected', id === compileId);
       chip.setAttribute('aria-selected', String(id === compileId));
@@ -62,7 +67,7 @@ export class FramesPane {
     const name = h('span', {
       class: 'jp-DynamoExplorer-frameName',
       text: first.code.is_resume ? resumeLabel(first.code.name) : first.code.name,
-      title: `${first.code.name} (${this._ctx.index.place(first.code.filename, first.code.firstlineno, first.code.in_cell)})`
+      title: `${first.code.name} (${this.ctx.index.place(first.code.filename, first.code.firstlineno, first.code.in_cell)})`
     });
     const item = h(
       'li',
@@ -86,7 +91,7 @@ export class FramesPane {
   }
 
   private _chip(frame: Frame): HTMLElement {
-    const dataDependent = this._ctx.index.hasDataDependentBreak(frame);
+    const dataDependent = this.ctx.index.hasDataDependentBreak(frame);
     const reasons = frame.recompile_reasons.map(r => r.reason).join('; ');
     const title = [
       `[${frame.compile_id}] ${frame.code.name}: ${STATUS_TEXT[frame.status] ?? frame.status}`,
@@ -102,7 +107,7 @@ export class FramesPane {
         class: `jp-DynamoExplorer-chip jp-DynamoExplorer-status-${frame.status}${dataDependent ? ' jp-mod-dataDependent' : ''}`,
         title,
         data: { compileId: frame.compile_id, status: frame.status },
-        onclick: () => void this._ctx.selectFrame(frame.compile_id)
+        onclick: () => void this.ctx.selectFrame(frame.compile_id)
       },
       h('span', { class: 'jp-DynamoExplorer-statusDot' }),
       `[${frame.compile_id}]`,

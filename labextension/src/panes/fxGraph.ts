@@ -1,7 +1,7 @@
 /**
  * FX graph pane: the picture (laid out in the browser by wasm graphviz), a table view, node search, and
  * the details of a clicked node. Big graphs start collapsed by nn_module_stack; a click on a box lays out
- * that box's children only.
+ * that box's children only. The toolbar's SVG and PNG buttons download the picture drawn now (svgExport.ts).
  */
 import type { IViewContext } from '../context';
 import { append, button, clear, h } from '../dom';
@@ -9,20 +9,24 @@ import { FxModel, type ICluster, type INodeItem, type Item } from '../fxmodel';
 import { renderDot } from '../graphviz';
 import { lineColourClass } from '../linking';
 import type { Frame, Graph } from '../schema';
+import { downloadBlob, exportFileName, standaloneSvg, svgToPng } from '../svgExport';
 import { nodeDetails, renderNodeTable } from './fxNode';
-import { emptyState, paneShell, toggle } from './pane';
+import { emptyState, NO_FRAME, Pane, toggle } from './pane';
 
-/** Linker groups of this pane. */
-const GROUP = 'fx';
-const TABLE_GROUP = 'fx-table';
+/** Line-link parts of this pane (redrawn on their own, without a frame change). */
+const PICTURE = 'picture';
+const TABLE = 'table';
 /** Largest graph for which 'expand all' is offered. */
 const EXPAND_ALL_LIMIT = 1500;
+/** The least pixel ratio of an exported PNG. */
+const PNG_PIXEL_RATIO = 2;
+/** What the details aside says until a node is clicked. */
+const DETAILS_HINT = 'Click a node to see its target, args, shape and line.';
 
 /**
  * The FX graph pane.
  */
-export class FxGraphPane {
-  readonly element: HTMLElement;
+export class FxGraphPane extends Pane {
   private readonly _graphButtons: HTMLElement;
   private readonly _picture: HTMLElement;
   private readonly _info: HTMLElement;
@@ -31,17 +35,18 @@ export class FxGraphPane {
   private readonly _results: HTMLElement;
   private readonly _search: HTMLInputElement;
   private readonly _expandAll: HTMLButtonElement;
+  private readonly _exportButtons: HTMLButtonElement[];
   private readonly _models = new Map<number, FxModel>();
-  private _frame: Frame | null = null;
+  private _graphs: Graph[] = [];
   private _graph: Graph | null = null;
+  private _svg: SVGSVGElement | null = null;
   private _mode: 'picture' | 'table' = 'picture';
   private _token = 0;
   private _selected: INodeItem | null = null;
   private _nodeEls = new Map<string, Element>();
 
-  constructor(private readonly _ctx: IViewContext) {
-    const shell = paneShell('fx-graph', 'FX graph');
-    this.element = shell.element;
+  constructor(ctx: IViewContext) {
+    super(ctx, 'fx-graph');
     this._graphButtons = h('span', { class: 'jp-DynamoExplorer-graphButtons' });
     const modes = toggle<'picture' | 'table'>(
       [
@@ -67,17 +72,29 @@ export class FxGraphPane {
     });
     this._expandAll = button('expand all', () => this._setAll(true), { class: 'jp-DynamoExplorer-small' });
     const collapse = button('collapse', () => this._setAll(false), { class: 'jp-DynamoExplorer-small' });
-    shell.toolbar.append(this._graphButtons, modes.element, this._expandAll, collapse, this._search);
+    this._exportButtons = (['svg', 'png'] as const).map(format => {
+      const btn = button(format.toUpperCase(), () => void this.exportPicture(format), {
+        class: 'jp-DynamoExplorer-small',
+        title: `Download the graph drawn now as ${format.toUpperCase()}`,
+        data: { export: format }
+      });
+      btn.disabled = true;
+      return btn;
+    });
+    this.toolbar.append(
+      this._graphButtons,
+      modes.element,
+      this._expandAll,
+      collapse,
+      this._search,
+      ...this._exportButtons
+    );
     this._results = h('div', { class: 'jp-DynamoExplorer-searchResults' });
     this._info = h('div', { class: 'jp-DynamoExplorer-muted jp-DynamoExplorer-graphInfo' });
     this._picture = h('div', { class: 'jp-DynamoExplorer-picture' });
     this._table = h('div', { class: 'jp-DynamoExplorer-nodeTable' });
-    this._details = h(
-      'aside',
-      { class: 'jp-DynamoExplorer-nodeDetails' },
-      emptyState('Click a node to see its target, args, shape and line.')
-    );
-    shell.body.append(
+    this._details = h('aside', { class: 'jp-DynamoExplorer-nodeDetails' }, emptyState(DETAILS_HINT));
+    this.body.append(
       this._results,
       this._info,
       h('div', { class: 'jp-DynamoExplorer-graphArea' }, this._picture, this._table, this._details)
@@ -87,16 +104,24 @@ export class FxGraphPane {
   /**
    * Show the first dynamo graph of a frame.
    */
-  async update(frame: Frame | null): Promise<void> {
-    this._frame = frame;
+  protected render(frame: Frame): Promise<void> {
+    return this._show(frame);
+  }
+
+  /** No frame: no graph, the '<no frame>' placeholder in the picture. */
+  protected renderNoFrame(): Promise<void> {
+    return this._show(null);
+  }
+
+  private async _show(frame: Frame | null): Promise<void> {
     const graphs = frame
-      ? this._ctx.index.graphsOf(frame).filter(g => g.kind === 'dynamo' || g.kind === 'dynamo_partial')
+      ? this.ctx.index.graphsOf(frame).filter(g => g.kind === 'dynamo' || g.kind === 'dynamo_partial')
       : [];
+    this._graphs = graphs;
     this._graph = graphs[0] ?? null;
     this._selected = null;
     this._renderGraphButtons(graphs);
-    clear(this._details);
-    this._details.appendChild(emptyState('Click a node to see its target, args, shape and line.'));
+    this.showEmpty(DETAILS_HINT, this._details);
     await this._draw();
   }
 
@@ -104,7 +129,7 @@ export class FxGraphPane {
    * Show one graph (the view has already selected its frame).
    */
   async showGraph(graphId: number): Promise<void> {
-    const graph = this._ctx.index.graphs.get(graphId);
+    const graph = this.ctx.index.graphs.get(graphId);
     if (!graph) {
       return;
     }
@@ -119,6 +144,30 @@ export class FxGraphPane {
   /** The model of the graph shown now. */
   get model(): FxModel | null {
     return this._graph ? this._modelOf(this._graph) : null;
+  }
+
+  /**
+   * Download the picture drawn now as a standalone SVG or a PNG, named after its compile id and kind.
+   */
+  async exportPicture(format: 'svg' | 'png'): Promise<void> {
+    const svg = this._svg;
+    const graph = this._graph;
+    if (!svg || !graph || !svg.isConnected) {
+      return;
+    }
+    const name = exportFileName(graph, this._graphs.length, format);
+    try {
+      const view = this.element.ownerDocument.defaultView;
+      const text = standaloneSvg(svg, { background: view?.getComputedStyle(this._picture).backgroundColor ?? null });
+      const blob =
+        format === 'svg'
+          ? new Blob([text], { type: 'image/svg+xml' })
+          : await svgToPng(text, Math.max(PNG_PIXEL_RATIO, view?.devicePixelRatio ?? 1));
+      downloadBlob(blob, name);
+      this.element.dataset.exported = name;
+    } catch (error) {
+      this._info.textContent = `Could not export ${name}: ${(error as Error).message}`;
+    }
   }
 
   private _renderGraphButtons(graphs: Graph[]): void {
@@ -148,8 +197,9 @@ export class FxGraphPane {
   private async _draw(): Promise<void> {
     const token = ++this._token;
     const graph = this._graph;
-    this._ctx.linker.clearGroup(GROUP);
-    this._ctx.linker.clearGroup(TABLE_GROUP);
+    this.releaseLinks(PICTURE);
+    this.releaseLinks(TABLE);
+    this._setDrawn(null);
     this._nodeEls = new Map();
     clear(this._picture);
     clear(this._table);
@@ -159,7 +209,7 @@ export class FxGraphPane {
     this.element.dataset.graphId = graph ? String(graph.id) : '';
     if (!graph) {
       this._expandAll.hidden = true;
-      this._picture.appendChild(emptyState(this._frame ? '<no FX graph: this frame compiled no graph>' : '<no frame>'));
+      this.showEmpty(this.frame ? '<no FX graph: this frame compiled no graph>' : NO_FRAME, this._picture);
       return;
     }
     this._expandAll.hidden = graph.nodes.length > EXPAND_ALL_LIMIT;
@@ -175,7 +225,7 @@ export class FxGraphPane {
     try {
       if (graph.nodes.length === 0) {
         if (!graph.dot) {
-          this._picture.appendChild(emptyState('<empty graph>'));
+          this.showEmpty('<empty graph>', this._picture);
           return;
         }
         svg = await renderDot(graph.dot);
@@ -191,7 +241,7 @@ export class FxGraphPane {
     } catch (error) {
       if (token === this._token) {
         this.element.dataset.state = 'error';
-        this._picture.appendChild(emptyState(`Could not lay out the graph: ${(error as Error).message}`));
+        this.showEmpty(`Could not lay out the graph: ${(error as Error).message}`, this._picture);
       }
       return;
     }
@@ -202,6 +252,7 @@ export class FxGraphPane {
     svg.classList.add('jp-DynamoExplorer-svg');
     this._wire(svg, items);
     this._picture.appendChild(svg);
+    this._setDrawn(svg);
     this._info.textContent = `${partialNote(graph)}${summary} · layout ${Math.round(performance.now() - started)} ms`;
     if (this._selected) {
       this._select(this._selected);
@@ -210,7 +261,7 @@ export class FxGraphPane {
 
   /** Map SVG groups back to nodes and clusters; clicks and line links. */
   private _wire(svg: SVGSVGElement, items: Map<string, Item>): void {
-    const { index, linker } = this._ctx;
+    const { index } = this.ctx;
     for (const g of Array.from(svg.querySelectorAll('g.node, g.cluster'))) {
       const title = g.querySelector('title');
       const id = (title?.textContent ?? '').replace(/^cluster_/, '');
@@ -227,7 +278,7 @@ export class FxGraphPane {
         if (node.line !== null) {
           g.classList.add(lineColourClass(node.line));
         }
-        linker.register(GROUP, g, index.lineKey(node.filename, node.line, this._inFrameFile(node.filename)));
+        this.link(g, index.lineKey(node.filename, node.line, this._inFrameFile(node.filename)), PICTURE);
         g.addEventListener('click', () => this._select(item));
         this._nodeEls.set(node.name, g);
       } else if (g.classList.contains('cluster')) {
@@ -251,8 +302,16 @@ export class FxGraphPane {
     }
   }
 
+  /** Remember the picture drawn now (null: none), which the export buttons download. */
+  private _setDrawn(svg: SVGSVGElement | null): void {
+    this._svg = svg;
+    for (const btn of this._exportButtons) {
+      btn.disabled = !svg;
+    }
+  }
+
   private _inFrameFile(filename: string | null): boolean {
-    const frame = this._frame;
+    const frame = this.frame;
     return !!frame && frame.code.in_cell && filename === frame.code.filename;
   }
 
@@ -318,16 +377,16 @@ export class FxGraphPane {
       el.classList.toggle('jp-mod-selected', name === item.node.name);
     }
     clear(this._details);
-    append(this._details, ...nodeDetails(this._ctx, this._frame, item.node));
+    append(this._details, ...nodeDetails(this.ctx, this.frame, item.node));
   }
 
   private _renderTable(graph: Graph, from: number): void {
     renderNodeTable(
-      this._ctx,
+      this.ctx,
       this._table,
       this._modelOf(graph),
       from,
-      TABLE_GROUP,
+      (el, key) => this.link(el, key, TABLE),
       filename => this._inFrameFile(filename),
       item => this._select(item)
     );

@@ -47,14 +47,15 @@ export function nodeDetails(ctx: IViewContext, frame: Frame | null, node: FxNode
 }
 
 /**
- * Append a page of the node table to `container` (creating the table on the first page).
+ * Append a page of the node table to `container` (creating the table on the first page); `link` registers
+ * a row under its line key (the pane's line links).
  */
 export function renderNodeTable(
   ctx: IViewContext,
   container: HTMLElement,
   model: FxModel,
   from: number,
-  group: string,
+  link: (el: Element, key: string | null) => void,
   inFrameFile: (filename: string | null) => boolean,
   onSelect: (item: INodeItem) => void
 ): void {
@@ -93,7 +94,7 @@ export function renderNodeTable(
     if (n.line !== null) {
       row.classList.add(lineColourClass(n.line));
     }
-    ctx.linker.register(group, row, ctx.index.lineKey(n.filename, n.line, inFrameFile(n.filename)));
+    link(row, ctx.index.lineKey(n.filename, n.line, inFrameFile(n.filename)));
     tbody.appendChild(row);
   }
   container.querySelector('.jp-DynamoExplorer-more')?.remove();
@@ -102,7 +103,7 @@ export function renderNodeTable(
     container.appendChild(
       button(
         `show ${Math.min(TABLE_PAGE, model.nodes.length - next)} more of ${model.nodes.length - next}`,
-        () => renderNodeTable(ctx, container, model, next, group, inFrameFile, onSelect),
+        () => renderNodeTable(ctx, container, model, next, link, inFrameFile, onSelect),
         { class: 'jp-DynamoExplorer-more' }
       )
     );

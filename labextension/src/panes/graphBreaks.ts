@@ -5,41 +5,41 @@
 import type { IViewContext } from '../context';
 import { button, externalLink, h } from '../dom';
 import type { IBreakGroup } from '../model';
-import type { Frame } from '../schema';
-import { emptyState, paneShell } from './pane';
-
-/** Linker group of this pane. */
-const GROUP = 'graph-breaks';
+import { PANE_TITLES, type Frame } from '../schema';
+import { emptyState, Pane } from './pane';
 
 /**
  * The graph-breaks pane.
  */
-export class GraphBreaksPane {
-  readonly element: HTMLElement;
+export class GraphBreaksPane extends Pane {
   private readonly _cards = new Map<IBreakGroup, HTMLElement>();
 
-  constructor(private readonly _ctx: IViewContext) {
-    const { index } = _ctx;
-    const shell = paneShell(
-      'graph-breaks',
-      `Graph breaks (${index.breakGroups.length} unique, ${index.breakCount} total)`
-    );
-    this.element = shell.element;
+  constructor(ctx: IViewContext) {
+    super(ctx, 'graph-breaks');
+    const { index } = ctx;
+    this.title.textContent = `${PANE_TITLES['graph-breaks']} (${index.breakGroups.length} unique, ${index.breakCount} total)`;
     if (index.breakGroups.length === 0) {
-      shell.body.appendChild(emptyState('No graph breaks: every compiled frame became whole graphs.'));
+      this.body.appendChild(emptyState('No graph breaks: every compiled frame became whole graphs.'));
       return;
     }
     for (const group of index.breakGroups) {
       const card = this._card(group);
       this._cards.set(group, card);
-      shell.body.appendChild(card);
+      this.body.appendChild(card);
     }
   }
 
-  /**
-   * Mark the breaks of the frame shown now.
-   */
-  update(frame: Frame | null): void {
+  /** Mark the breaks of the frame shown now. */
+  protected render(frame: Frame): void {
+    this._markCurrent(frame);
+  }
+
+  /** No frame is shown: no break is current. */
+  protected renderNoFrame(): void {
+    this._markCurrent(null);
+  }
+
+  private _markCurrent(frame: Frame | null): void {
     for (const [group, card] of this._cards) {
       card.classList.toggle('jp-mod-current', !!frame && group.frames.includes(frame));
     }
@@ -50,7 +50,7 @@ export class GraphBreaksPane {
     const frame = group.frames[0];
     const where =
       gb.line !== null
-        ? this._ctx.index.place(gb.filename, gb.line, frame.code.in_cell && gb.filename === frame.code.filename)
+        ? this.ctx.index.place(gb.filename, gb.line, frame.code.in_cell && gb.filename === frame.code.filename)
         : null;
     const card = h(
       'div',
@@ -69,7 +69,7 @@ export class GraphBreaksPane {
         }),
         group.dataDependent ? h('span', { class: 'jp-DynamoExplorer-flag', text: '⚠ data-dependent' }) : null,
         where
-          ? button(where, () => void this._ctx.jumpToLine(frame, gb.line!), {
+          ? button(where, () => void this.ctx.jumpToLine(frame, gb.line!), {
               class: 'jp-DynamoExplorer-link',
               data: { jump: String(gb.line) }
             })
@@ -97,17 +97,16 @@ export class GraphBreaksPane {
           h(
             'div',
             { class: 'jp-DynamoExplorer-stackFrame' },
-            h('code', { text: `${this._ctx.index.place(f.filename, f.line ?? null)} in ${f.name}` }),
+            h('code', { text: `${this.ctx.index.place(f.filename, f.line ?? null)} in ${f.name}` }),
             f.code ? h('pre', { class: 'jp-DynamoExplorer-code', text: f.code }) : null
           )
         );
       }
       card.appendChild(stack);
     }
-    this._ctx.linker.register(
-      GROUP,
+    this.linkForReport(
       card,
-      this._ctx.index.lineKey(gb.filename, gb.line, frame.code.in_cell && gb.filename === frame.code.filename)
+      this.ctx.index.lineKey(gb.filename, gb.line, frame.code.in_cell && gb.filename === frame.code.filename)
     );
     return card;
   }

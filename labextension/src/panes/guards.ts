@@ -6,42 +6,33 @@
 import type { IViewContext } from '../context';
 import { button, clear, h } from '../dom';
 import { failedGuards, guardText } from '../model';
-import type { Frame, Guard } from '../schema';
-import { emptyState, paneShell } from './pane';
+import { PANE_TITLES, type Frame, type Guard } from '../schema';
+import { emptyState, Pane } from './pane';
 
-/** Linker group of this pane. */
-const GROUP = 'guards';
 /** Guard rows drawn at first (and per 'show more'): a model with thousands of parameters has tens of thousands. */
 const GUARD_PAGE = 300;
 
 /**
  * The guards pane.
  */
-export class GuardsPane {
-  readonly element: HTMLElement;
-  private readonly _body: HTMLElement;
-  private readonly _title: HTMLElement;
+export class GuardsPane extends Pane {
+  constructor(ctx: IViewContext) {
+    super(ctx, 'guards');
+  }
 
-  constructor(private readonly _ctx: IViewContext) {
-    const shell = paneShell('guards', 'Guards');
-    this.element = shell.element;
-    this._body = shell.body;
-    this._title = shell.title;
+  /** No frame: the plain title and the placeholder. */
+  protected renderNoFrame(): void {
+    this.title.textContent = PANE_TITLES.guards;
+    super.renderNoFrame();
   }
 
   /**
    * Show a frame's guards.
    */
-  update(frame: Frame | null): void {
-    const { index, linker } = this._ctx;
-    linker.clearGroup(GROUP);
-    clear(this._body);
-    if (!frame) {
-      this._title.textContent = 'Guards';
-      this._body.appendChild(emptyState('<no frame>'));
-      return;
-    }
-    this._title.textContent = `Guards (${frame.guards.length})`;
+  protected render(frame: Frame): void {
+    const { index } = this.ctx;
+    clear(this.body);
+    this.title.textContent = `${PANE_TITLES.guards} (${frame.guards.length})`;
     const previous =
       frame.recompile_reasons.length > 0 || index.recompileCount > 0 ? index.previousCompile(frame) : null;
     const failed = failedGuards(frame, previous);
@@ -60,7 +51,7 @@ export class GuardsPane {
           )
         );
       }
-      this._body.appendChild(box);
+      this.body.appendChild(box);
     }
     if (previous && previous !== frame) {
       const diff = this._diff(frame, previous, failed);
@@ -71,10 +62,10 @@ export class GuardsPane {
         diff
       );
       details.open = frame.recompile_reasons.length > 0;
-      this._body.appendChild(details);
+      this.body.appendChild(details);
     }
     if (frame.guards.length === 0) {
-      this._body.appendChild(emptyState('<no guards>'));
+      this.body.appendChild(emptyState('<no guards>'));
     }
     const groups = new Map<string, Guard[]>();
     for (const guard of frame.guards) {
@@ -88,7 +79,7 @@ export class GuardsPane {
     this._renderGroups(frame, [...groups], 0, failedKeys, previous);
     this._shapes(frame);
     if (frame.guard_tree) {
-      const tree = this._ctx.index.labelPaths(frame.guard_tree);
+      const tree = this.ctx.index.labelPaths(frame.guard_tree);
       const details = h(
         'details',
         { class: 'jp-DynamoExplorer-guardTree' },
@@ -99,7 +90,7 @@ export class GuardsPane {
           details.appendChild(h('pre', { class: 'jp-DynamoExplorer-code', text: tree }));
         }
       });
-      this._body.appendChild(details);
+      this.body.appendChild(details);
     }
   }
 
@@ -152,7 +143,7 @@ export class GuardsPane {
     if (anchor) {
       anchor.replaceWith(fragment);
     } else {
-      this._body.appendChild(fragment);
+      this.body.appendChild(fragment);
     }
   }
 
@@ -163,12 +154,12 @@ export class GuardsPane {
       h('span', { class: 'jp-DynamoExplorer-guardType', text: guard.type }),
       h('span', { class: 'jp-DynamoExplorer-guardCode' }, ...guard.code.map(code => h('code', { text: code }))),
       guard.line !== null
-        ? button(`line ${guard.line}`, () => void this._ctx.jumpToLine(frame, guard.line!), {
+        ? button(`line ${guard.line}`, () => void this.ctx.jumpToLine(frame, guard.line!), {
             class: 'jp-DynamoExplorer-link'
           })
         : null
     );
-    this._ctx.linker.register(GROUP, row, this._ctx.index.frameLineKey(frame, guard.line));
+    this.link(row, this.ctx.index.frameLineKey(frame, guard.line));
     return row;
   }
 
@@ -208,7 +199,7 @@ export class GuardsPane {
   }
 
   private _shapes(frame: Frame): void {
-    const { report } = this._ctx;
+    const { report } = this.ctx;
     const symbols = report.symbols.filter(s => s.compile_id === frame.compile_id);
     const shapeGuards = report.shape_guards.filter(s => s.compile_id === frame.compile_id);
     if (symbols.length === 0 && shapeGuards.length === 0) {
@@ -239,6 +230,6 @@ export class GuardsPane {
         )
       );
     }
-    this._body.appendChild(section);
+    this.body.appendChild(section);
   }
 }

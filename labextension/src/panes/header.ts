@@ -4,11 +4,42 @@
  */
 import type { IViewContext } from '../context';
 import { button, formatSeconds, h, plural } from '../dom';
+import { PANE_TITLES } from '../schema';
+import { Pane, type IPaneShell } from './pane';
 
 /**
- * Build the header of a report.
+ * The header's shell: no section frame; its title is the brand, its toolbar the row of facts, its body the
+ * header itself (counts, banners and logs follow the facts).
  */
-export function renderHeader(ctx: IViewContext): HTMLElement {
+function headerShell(): IPaneShell {
+  const title = h('span', { class: 'jp-DynamoExplorer-brand', text: PANE_TITLES.header });
+  const toolbar = h('div', { class: 'jp-DynamoExplorer-facts' }, title);
+  const element = h('div', { class: 'jp-DynamoExplorer-header', data: { pane: 'header' } }, toolbar);
+  return { element, title, toolbar, body: element };
+}
+
+/**
+ * The header of a report: drawn once; it does not change with the frame shown.
+ */
+export class HeaderPane extends Pane {
+  constructor(ctx: IViewContext) {
+    super(ctx, 'header', headerShell());
+    renderHeader(ctx, this.toolbar, this.body);
+  }
+
+  protected render(): void {
+    // Report-wide: nothing depends on the frame shown.
+  }
+
+  protected renderNoFrame(): void {
+    // Report-wide: nothing depends on the frame shown.
+  }
+}
+
+/**
+ * Fill the header of a report: facts after the brand in `facts`, then counts, banners and logs in `element`.
+ */
+function renderHeader(ctx: IViewContext, facts: HTMLElement, element: HTMLElement): void {
   const { report, index } = ctx;
   const fact = (label: string, value: string, title?: string): HTMLElement =>
     h(
@@ -30,19 +61,14 @@ export function renderHeader(ctx: IViewContext): HTMLElement {
     opts.dynamic !== null ? `dynamic=${opts.dynamic}` : '',
     opts.fullgraph ? 'fullgraph' : ''
   ].filter(Boolean);
-  const element = h(
-    'div',
-    { class: 'jp-DynamoExplorer-header', data: { pane: 'header' } },
-    h(
-      'div',
-      { class: 'jp-DynamoExplorer-facts' },
-      h('span', { class: 'jp-DynamoExplorer-brand', text: 'Dynamo Explorer' }),
-      fact('device', report.device),
-      fact('backend', report.backend + (backendExtras.length ? ` (${backendExtras.join(', ')})` : '')),
-      fact('scope', report.scope, report.scope_reason),
-      fact('compile', formatSeconds(report.timings.compile_s), `wall ${formatSeconds(report.timings.wall_s)}`),
-      fact('torch', report.torch_version, `Python ${report.python_version}`)
-    ),
+  facts.append(
+    fact('device', report.device),
+    fact('backend', report.backend + (backendExtras.length ? ` (${backendExtras.join(', ')})` : '')),
+    fact('scope', report.scope, report.scope_reason),
+    fact('compile', formatSeconds(report.timings.compile_s), `wall ${formatSeconds(report.timings.wall_s)}`),
+    fact('torch', report.torch_version, `Python ${report.python_version}`)
+  );
+  element.appendChild(
     h(
       'div',
       { class: 'jp-DynamoExplorer-counts' },
@@ -93,5 +119,4 @@ export function renderHeader(ctx: IViewContext): HTMLElement {
     }
     element.appendChild(details);
   }
-  return element;
 }

@@ -8,66 +8,55 @@ import type { IViewContext } from '../context';
 import { clear, h } from '../dom';
 import { appendLine, highlightLines, type Line } from '../highlight';
 import { lineColourClass } from '../linking';
-import type { Frame, GraphBreak, Guard } from '../schema';
-import { emptyState, paneShell } from './pane';
-
-/** Linker group of this pane. */
-const GROUP = 'source';
+import { PANE_TITLES, type Frame, type GraphBreak, type Guard } from '../schema';
+import { Pane } from './pane';
 
 /**
  * The source pane.
  */
-export class SourcePane {
-  readonly element: HTMLElement;
-  private readonly _body: HTMLElement;
-  private readonly _title: HTMLElement;
+export class SourcePane extends Pane {
   private _rows = new Map<number, HTMLElement>();
   private readonly _lines = new Map<string, Promise<Line[]>>();
 
-  constructor(private readonly _ctx: IViewContext) {
-    const shell = paneShell('source', 'Source');
-    this.element = shell.element;
-    this._body = shell.body;
-    this._title = shell.title;
+  constructor(ctx: IViewContext) {
+    super(ctx, 'source');
+  }
+
+  /** No frame: the placeholder, no rows. */
+  protected renderNoFrame(): void {
+    this._reset();
+    super.renderNoFrame();
   }
 
   /**
    * Show the source of a frame: the cell's, or the excerpt of the earlier cell or file its code lives in.
    */
-  async update(frame: Frame | null): Promise<void> {
-    const { index, linker, report } = this._ctx;
-    linker.clearGroup(GROUP);
-    this._rows = new Map();
-    clear(this._body);
-    this._body.scrollLeft = 0;
-    if (!frame) {
-      this._body.appendChild(emptyState('<no frame>'));
-      return;
-    }
+  protected async render(frame: Frame): Promise<void> {
+    const { index, report } = this.ctx;
+    this._reset();
+    const title = PANE_TITLES.source;
     let text: string;
     let firstLine = 1;
     if (frame.code.in_cell) {
-      this._title.textContent = 'Source (cell)';
+      this.title.textContent = `${title} (cell)`;
       text = report.cell.source;
     } else {
       const found = index.excerptAt(frame.code.filename, frame.code.firstlineno);
       if (!found) {
-        this._title.textContent = 'Source';
-        this._body.appendChild(
-          emptyState(
-            `${frame.code.name} is defined at ${index.place(frame.code.filename, frame.code.firstlineno)}; its source is not in the report.`
-          )
+        this.title.textContent = title;
+        this.showEmpty(
+          `${frame.code.name} is defined at ${index.place(frame.code.filename, frame.code.firstlineno)}; its source is not in the report.`
         );
         return;
       }
       const { source, excerpt } = found;
-      this._title.textContent = `Source (${source.label}${source.kind === 'library' ? ' · library, read-only' : ''})`;
-      this._title.title = source.filename;
+      this.title.textContent = `${title} (${source.label}${source.kind === 'library' ? ' · library, read-only' : ''})`;
+      this.title.title = source.filename;
       text = excerpt.text;
       firstLine = excerpt.first_line;
     }
     const lines = await this._highlighted(text);
-    if (this._ctx.frame !== frame) {
+    if (!this.isShown(frame)) {
       return;
     }
     const codeLines = new Set<number>();
@@ -134,9 +123,9 @@ export class SourcePane {
       const key = ownKey(lineno);
       if (codeLines.has(lineno)) {
         row.classList.add(lineColourClass(lineno));
-        linker.register(GROUP, row, key);
+        this.link(row, key);
       } else if (gbs || gs) {
-        linker.register(GROUP, row, key);
+        this.link(row, key);
       }
       if (gbs) {
         row.classList.add('jp-mod-break');
@@ -150,11 +139,18 @@ export class SourcePane {
       this._rows.set(lineno, row);
       table.appendChild(row);
     });
-    this._body.appendChild(table);
+    this.body.appendChild(table);
     const first = this._rows.get(frame.code.firstlineno);
     if (first) {
-      scrollIntoPane(this._body, first);
+      scrollIntoPane(this.body, first);
     }
+  }
+
+  /** Forget the rows drawn and empty the body. */
+  private _reset(): void {
+    this._rows = new Map();
+    clear(this.body);
+    this.body.scrollLeft = 0;
   }
 
   /** Highlighted lines of a text, computed once per text. */
@@ -179,7 +175,7 @@ export class SourcePane {
       other.classList.remove('jp-mod-selected');
     }
     row.classList.add('jp-mod-selected');
-    scrollIntoPane(this._body, row);
+    scrollIntoPane(this.body, row);
     row.classList.remove('jp-mod-flash');
     void row.offsetWidth;
     row.classList.add('jp-mod-flash');
