@@ -2,10 +2,14 @@
 
     dynamo-explorer run SCRIPT.py [--backend B] [--scope auto|calls|cell|all-frames] [--fullgraph]
                                   [--dynamic | --no-dynamic] [--mode M] [--recompile-limit N]
-                                  [--decompile user|all|none] --json OUT.json
+                                  [--decompile user|all|none] [--json OUT.json] [--html OUT.html]
 
-Exit status: 0 success; 1 the script raised (the report is still written, with ``error`` filled in);
-2 bad usage or a syntax error (one line naming the file and line, no Python traceback).
+At least one output: ``--json`` (the report as compact JSON) and/or ``--html`` (the explorer as one
+self-contained page, ``kernel_ext.export``; declared once in ``compiler.options.OUTPUTS``, as the magic's).
+
+Exit status: 0 success; 1 the script raised (the report is still written, with ``error`` filled in), or the
+page could not be made after the run; 2 bad usage, an output that cannot be written, an unbuilt standalone
+renderer or a syntax error (one line naming the fix, no Python traceback), all before the script runs.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import types
 from collections.abc import Sequence
 from typing import NoReturn
 
-from .options import add_arguments
+from .options import add_arguments, unwritable
 
 __all__ = ["main"]
 
@@ -31,15 +35,23 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dynamo-explorer", description="Explore what TorchDynamo does to a Python script.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    run = sub.add_parser("run", help="run SCRIPT.py under TorchDynamo and write its compile report as JSON")
+    run = sub.add_parser(
+        "run", help="run SCRIPT.py under TorchDynamo and write its compile report as JSON (--json) and/or HTML (--html)"
+    )
     run.add_argument("script", help="the Python script; its top-level code runs as one cell")
-    run.add_argument("--json", required=True, metavar="OUT.json", help="where to write the report")
+    run.add_argument("--json", metavar="OUT.json", help="where to write the report as JSON (--json, --html or both)")
     add_arguments(run.add_argument, "dynamo-explorer run s.py --json r.json")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    outputs = [(flag, path) for flag, path in (("--json", args.json), ("--html", args.html)) if path is not None]
+    if not outputs:
+        parser.error("name an output: --json OUT.json and/or --html OUT.html")
+    if args.json is not None and args.html is not None and os.path.abspath(args.json) == os.path.abspath(args.html):
+        parser.error("--json and --html name the same file; give each its own path")
     from .errors import UsageError
     from .options import RunOptions  # validated once, by run_cell, before the script runs
 
@@ -49,10 +61,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         print(f"dynamo-explorer: error: cannot read {args.script}: {exc.strerror}", file=sys.stderr)
         return 2
-    problem = _unwritable(args.json)
-    if problem is not None:  # say so before the script runs, not after minutes of compiling
-        print(f"dynamo-explorer: error: cannot write the report to {args.json}: {problem}", file=sys.stderr)
-        return 2
+    for flag, path in outputs:  # say so before the script runs, not after minutes of compiling
+        problem = unwritable(path, flag)
+        if problem is not None:
+            print(f"dynamo-explorer: error: cannot write the report to {path}: {problem}", file=sys.stderr)
+            return 2
+    if args.html is not None:
+        from kernel_ext.export import renderer_problem
+
+        problem = renderer_problem()
+        if problem is not None:
+            print(f"dynamo-explorer: error: --html: {problem}", file=sys.stderr)
+            return 2
     options = RunOptions.from_args(args)
     from .runner import run_cell
     from .summary import one_line
@@ -77,25 +97,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.path.remove(os.path.dirname(filename))
         if saved_main is not None:
             sys.modules["__main__"] = saved_main
-    write_report(run.report, args.json)
+    if args.json is not None:
+        write_report(run.report, args.json)
     print(one_line(run.report))
+    status = 0
+    if args.html is not None:
+        from kernel_ext.export import ExportError, write_html, written
+
+        try:
+            write_html(run.report, args.html)
+        except (ExportError, OSError) as exc:
+            print(f"dynamo-explorer: error: the HTML report was not written to {args.html}: {exc}", file=sys.stderr)
+            status = 1
+        else:
+            print(f"dynamo-explorer: {written(args.html)}")
     if run.exception is not None:
         traceback.print_exception(run.exception)
         return 1
-    return 0
-
-
-def _unwritable(path: str) -> str | None:
-    """Why the report could not be written to ``path``, or None."""
-    target = os.path.abspath(path)
-    folder = os.path.dirname(target)
-    if os.path.isdir(target):
-        return "it is a directory; name a file, e.g. --json report.json"
-    if not os.path.isdir(folder):
-        return f"the directory {os.path.dirname(path) or folder} does not exist; create it or pick another --json path"
-    if not os.access(folder, os.W_OK) or (os.path.exists(target) and not os.access(target, os.W_OK)):
-        return "permission denied; pick a writable --json path"
-    return None
+    return status
 
 
 def write_report(report: dict, path: str) -> None:

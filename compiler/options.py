@@ -1,6 +1,8 @@
 """Run options, declared once: ``RunOptions`` (backend, mode, dynamic, fullgraph, scope, recompile limit,
-decompile) and ``OPTIONS``, their command-line form, from which both the CLI's and the ``%%dynamo``
-magic's arguments are made (``add_arguments``; ``RunOptions.from_args`` reads them back).
+decompile) and ``OPTIONS``, their command-line form, plus ``OUTPUTS``, the report files both front ends
+can write (``--html``: the standalone page). Both the CLI's and the ``%%dynamo`` magic's arguments are made
+from them (``add_arguments``; ``RunOptions.from_args`` reads the run options back). ``unwritable(path,
+flag)`` says why an output path cannot be written, for both to refuse it before anything runs.
 
 ``RunOptions.validate()`` checks them against what torch really offers (registered backends,
 inductor modes) and raises a one-line ``UsageError`` naming the fix; ``run_cell`` calls it once.
@@ -9,6 +11,7 @@ inductor modes) and raises a one-line ``UsageError`` naming the fix; ``run_cell`
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
@@ -24,7 +27,7 @@ Decompile = Literal["user", "all", "none"]
 DECOMPILE = ("user", "all", "none")
 INDUCTOR_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 
-__all__ = ["DECOMPILE", "OPTIONS", "SCOPES", "Option", "RunOptions", "add_arguments"]
+__all__ = ["DECOMPILE", "OPTIONS", "OUTPUTS", "SCOPES", "Option", "RunOptions", "add_arguments", "unwritable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,16 +158,30 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 
+# Report files written after the run, by the CLI and the magic alike (each front end keeps its own other
+# outputs: the CLI's --json, the magic's --out); not run options, so not in RunOptions. Default: None.
+OUTPUTS: tuple[Option, ...] = (
+    Option(
+        "html",
+        "--html",
+        "write the report as one self-contained HTML page: the interactive explorer, renderer included, which "
+        "opens offline in any browser",
+        "--html report.html",
+        metavar="OUT.html",
+    ),
+)
+
+
 def add_arguments(add: Callable[..., Any], command: str) -> None:
-    """Declare every option through ``add``, which takes ``ArgumentParser.add_argument``'s arguments (argparse
-    itself, or IPython's ``magic_arguments.argument``); ``command`` starts each help's example."""
+    """Declare every option and output through ``add``, which takes ``ArgumentParser.add_argument``'s arguments
+    (argparse itself, or IPython's ``magic_arguments.argument``); ``command`` starts each help's example."""
     defaults = RunOptions()
-    for opt in OPTIONS:
+    for opt in OPTIONS + OUTPUTS:
 
         def helped(text: str, example: str) -> str:
             return f"{text}. Example: {command} {example}".replace("%", "%%")  # argparse formats help with %
 
-        kwargs: dict[str, Any] = {"dest": opt.dest, "default": getattr(defaults, opt.dest)}
+        kwargs: dict[str, Any] = {"dest": opt.dest, "default": getattr(defaults, opt.dest) if opt in OPTIONS else None}
         if opt.switch:
             kwargs["action"] = "store_true"
             if opt.negation is not None:
@@ -177,3 +194,17 @@ def add_arguments(add: Callable[..., Any], command: str) -> None:
         if opt.negation is not None:
             flag, text, example = opt.negation
             add(flag, dest=opt.dest, default=None, action="store_false", help=helped(text, example))
+
+
+def unwritable(path: str, flag: str) -> str | None:
+    """Why a report could not be written to ``path`` (given as ``flag``, e.g. ``--html``), or None."""
+    target = os.path.abspath(path)
+    folder = os.path.dirname(target)
+    example = f"{flag} report.{flag.removeprefix('--')}"
+    if os.path.isdir(target):
+        return f"it is a directory; name a file, e.g. {example}"
+    if not os.path.isdir(folder):
+        return f"the directory {os.path.dirname(path) or folder} does not exist; create it or pick another {flag} path"
+    if not os.access(folder, os.W_OK) or (os.path.exists(target) and not os.access(target, os.W_OK)):
+        return f"permission denied; pick a writable {flag} path"
+    return None

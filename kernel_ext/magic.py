@@ -7,10 +7,14 @@ Contents:
 
 The magic is thin: it parses options, registers the cell text with IPython's compiler cache
 (so tracebacks and every reported line are notebook lines), calls ``compiler.run_cell``, shows
-one raw bundle (``kernel_ext.display``) and returns the cell's last value for ``Out[n]``.
+one raw bundle (``kernel_ext.display``), writes the standalone page for ``--html``
+(``kernel_ext.export``) and returns the cell's last value for ``Out[n]``.
 """
 
 from __future__ import annotations
+
+import os
+import sys
 
 from IPython.core.displayhook import DisplayHook
 from IPython.core.error import UsageError
@@ -21,7 +25,7 @@ from IPython.display import display
 
 from compiler import RunOptions, run_cell
 from compiler.errors import UsageError as EngineUsageError
-from compiler.options import add_arguments
+from compiler.options import add_arguments, unwritable
 
 from .display import CompileReport, bundle
 from .progress import ProgressLine
@@ -34,7 +38,8 @@ class StrictCaptureError(RuntimeError):
 
 
 def _run_arguments(func):
-    """The run options of ``compiler.options.OPTIONS`` as magic arguments (declared once, shared with the CLI)."""
+    """The run options and outputs of ``compiler.options`` (``OPTIONS``, ``OUTPUTS``: ``--html``) as magic
+    arguments (declared once, shared with the CLI)."""
     decorators: list = []
     add_arguments(lambda *a, **k: decorators.append(argument(*a, **k)), "%%dynamo")
     for decorate in reversed(decorators):  # the first option is listed first in %%dynamo?
@@ -133,6 +138,8 @@ class DynamoMagics(Magics):
             shell.user_ns[args.out] = report
         if not args.quiet:
             display(bundle(report), raw=True)
+        if args.html is not None:
+            _write_html(report, args.html)
         if run.exception is not None:
             self._show_exception(run.exception)
             return None
@@ -177,7 +184,32 @@ def _parse(magic, line: str):
         raise UsageError(f"%%dynamo: {exc}. See %%dynamo? for the options.") from None
     if args.out is not None and not args.out.isidentifier():
         raise UsageError(f"%%dynamo: --out needs a Python variable name, got {args.out!r}; e.g. --out rep")
+    if args.html is not None:  # refused before the cell runs, not after minutes of compiling
+        from .export import renderer_problem
+
+        # IPython splits the magic line without removing quotes: --html "my report.html" arrives quoted.
+        if len(args.html) >= 2 and args.html[0] == args.html[-1] and args.html[0] in "'\"":
+            args.html = args.html[1:-1]
+
+        problem = unwritable(args.html, "--html")
+        if problem is not None:
+            raise UsageError(f"%%dynamo: cannot write the report to {args.html}: {problem}")
+        problem = renderer_problem()
+        if problem is not None:
+            raise UsageError(f"%%dynamo: --html: {problem}")
     return args
+
+
+def _write_html(report: dict, path: str) -> None:
+    """``--html``: write the standalone page and say where in one line (stderr when it cannot be made)."""
+    from .export import ExportError, write_html, written
+
+    try:
+        write_html(report, path)
+    except (ExportError, OSError) as exc:
+        print(f"%%dynamo: the HTML report was not written to {path}: {exc}", file=sys.stderr)
+    else:
+        print(f"%%dynamo: {written(os.path.abspath(path))}")
 
 
 def cell_label(shell, filename: str) -> str | None:

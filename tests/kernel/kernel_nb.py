@@ -31,6 +31,7 @@ MAGIC_OPTIONS = (
     "--recompile-limit",
     "--decompile",
     "--out",
+    "--html",
     "--quiet",
     "--strict",
 )

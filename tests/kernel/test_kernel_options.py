@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from kernel_nb import MIME, cell, code, error, execute, last_json, outputs, reports, result, stream
@@ -48,14 +49,26 @@ CELLS = {
     "strict_fails": "%%dynamo --backend eager --no-dynamic --recompile-limit 1 --strict --out r_strict_fails\n"
     "def f_st(t):\n    return t - 1\nfor n in (2, 3, 4):\n    f_st(torch.ones(n))\n",
     "strict_clean": "%%dynamo --backend eager --strict --out r_strict_clean\nclean = torch.ones(2) + 1\nclean\n",
+    # {HTML}: a temp folder; the quotes keep the space of the file name
+    "html": '%%dynamo --backend eager --html "{HTML}/cell report.html" --out r_html\n'
+    "def f_html(t):\n    return t * 3\nhv = f_html(torch.ones(2))\nhv\n",
 }
 RAISES = {"fullgraph", "strict_fails"}
+# refused before the cell runs: a folder that does not exist
+HTML_BAD = "%%dynamo --backend eager --html {HTML}/missing/r.html\nhtml_ran = True\n"
 
 
 @pytest.fixture(scope="module")
-def nb(kernel_name):
+def html_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("html")
+
+
+@pytest.fixture(scope="module")
+def nb(kernel_name, html_dir):
     cells = [code("%load_ext kernel_ext\nimport json, torch\n" + FACTS, name="setup")]
-    cells += [code(src, name=name, raises=name in RAISES) for name, src in CELLS.items()]
+    cells += [code(src.replace("{HTML}", str(html_dir)), name=name, raises=name in RAISES) for name, src in CELLS.items()]
+    cells.append(code(HTML_BAD.replace("{HTML}", str(html_dir)), name="html_bad", raises=True))
+    cells.append(code("print(json.dumps({'html_ran': 'html_ran' in globals()}))", name="html_ran"))
     cells.append(
         code(
             "print(json.dumps({name[2:]: facts(value) for name, value in sorted(globals().items())"
@@ -172,3 +185,50 @@ def test_strict_passes_a_clean_capture(nb, facts):
     assert outputs(c, "error") == []
     assert result(c).data["text/plain"] == "tensor([2., 2.])"
     assert MIME in reports(c)[0].data
+
+
+def test_html_writes_the_page_says_where_and_still_shows_the_report(nb, facts, html_dir):
+    c = cell(nb, "html")
+    page = html_dir / "cell report.html"
+    shown = [o.output_type for o in c.outputs if o.output_type != "display_data" or o.data]  # not the progress line
+    assert shown == ["display_data", "stream", "execute_result"], c.outputs
+    assert len(reports(c)) == 1
+    line = stream(c)
+    assert line.startswith(f"%%dynamo: wrote {page} (") and line.endswith("open it in any browser, it needs no network\n")
+    assert result(c).data["text/plain"] == "tensor([3., 3.])"
+    text = page.read_text(encoding="utf-8")
+    (embedded,) = re.findall(r'<script type="application/json" id="dynamo-explorer-report">(.*?)</script>', text, re.S)
+    report = json.loads(embedded)
+    assert [[f["compile_id"], f["code"]["name"], f["status"]] for f in report["frames"]] == facts["html"]["frames"]
+    assert report == reports(c)[0].data[MIME]
+    assert "<title>Dynamo Explorer · In [" in text and "· f_html · torch 2." in text
+
+
+def test_html_to_a_missing_folder_is_refused_before_the_cell_runs(nb, html_dir):
+    c = cell(nb, "html_bad")
+    assert c.metadata["reply"]["status"] == "error" and c.metadata["reply"]["ename"] == "UsageError"
+    assert outputs(c, "error") == [] and reports(c) == []
+    assert stream(c, "stderr") == (
+        f"UsageError: %%dynamo: cannot write the report to {html_dir}/missing/r.html: the directory {html_dir}/missing "
+        "does not exist; create it or pick another --html path\n"
+    )
+    assert last_json(cell(nb, "html_ran")) == {"html_ran": False}
+
+
+def test_help_shows_the_html_option_with_an_example():
+    from kernel_ext.magic import DynamoMagics
+
+    doc = " ".join(DynamoMagics.dynamo.__doc__.split())
+    assert "--html OUT.html" in doc and "Example: %%dynamo --html report.html" in doc
+
+
+def test_html_without_the_built_renderer_is_a_usage_error(monkeypatch, tmp_path):
+    from IPython.core.error import UsageError
+
+    from kernel_ext import export
+    from kernel_ext.magic import DynamoMagics, _parse
+
+    monkeypatch.setattr(export, "BUNDLE_CSS", tmp_path / "dynamo-explorer.css")
+    with pytest.raises(UsageError, match=r"^%%dynamo: --html: the standalone renderer is not built .*run `npm run build`"):
+        _parse(DynamoMagics.dynamo, f"--html {tmp_path}/r.html")
+    assert not (tmp_path / "r.html").exists()

@@ -1,0 +1,227 @@
+"""The standalone HTML export (``dynamo-explorer run … --html``, ``%%dynamo --html``): one file with the report
+and the real renderer, that opens offline in any browser.
+
+The page inlines the bundle ``npm run build`` writes to ``kernel_ext/standalone/`` (esbuild, from
+``labextension/src/standalone.ts``: the JupyterLab renderer's ``ReportView``, its CSS and the wasm graphviz) and
+the report as ``<script type="application/json" id="dynamo-explorer-report">``. Nothing is fetched: a
+Content-Security-Policy allows only the page's own script (by its hash) and its wasm, so the page cannot
+reach the network even if it tried.
+
+Contents:
+- ``standalone_html(report) -> str``: the page; ``write_html(report, path)``: the page, written as UTF-8;
+  ``written(path)``: the line the CLI and the magic print then.
+- ``renderer_problem() -> str | None``: None when the bundle is built, else a one-line fix (the CLI and
+  the magic check it before the run).
+- ``script_json(value) -> str``: JSON that cannot end its ``<script>`` element (see the note).
+- ``ExportError``: the bundle is missing or the report breaks the schema; the message is one line.
+- ``THEME``: the light-theme ``--jp-*`` defaults a plain page lacks (JupyterLab's light theme values).
+
+[Note: JSON in a script element] The HTML parser ends a ``<script>`` at ``</script`` and changes state at
+``<!--`` whatever JavaScript or JSON would think, so a user string holding ``</script><!--`` must not
+appear verbatim. ``script_json`` writes ``<``, ``>`` and ``&`` as ``\\u003c``/``\\u003e``/``\\u0026``
+(the same string to ``JSON.parse``); U+2028/2029 likewise, for readers that treat the text as JavaScript.
+Those characters only occur inside JSON strings, so the replacement cannot touch the structure.
+
+No IPython import: the CLI (``compiler.cli``) uses this module too.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import os
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "BUNDLE_DIR",
+    "REPORT_ID",
+    "ROOT_ID",
+    "THEME",
+    "ExportError",
+    "renderer_problem",
+    "script_json",
+    "standalone_html",
+    "write_html",
+    "written",
+]
+
+#: Where ``npm run build`` (``build:standalone``) writes the bundle, inside the package.
+BUNDLE_DIR = Path(__file__).resolve().parent / "standalone"
+BUNDLE_JS = BUNDLE_DIR / "dynamo-explorer.js"
+BUNDLE_CSS = BUNDLE_DIR / "dynamo-explorer.css"
+#: Element ids the bundle reads (``standalone.ts`` REPORT_ID and ROOT_ID).
+REPORT_ID = "dynamo-explorer-report"
+ROOT_ID = "dynamo-explorer-root"
+#: Class ``standalone.ts`` puts on the root next to ``jp-DynamoExplorer``; THEME hangs on it.
+STANDALONE_CLASS = "jp-DynamoExplorer-standalone"
+
+#: JupyterLab's light theme (``@jupyterlab/theme-light-extension``) for every ``--jp-*`` variable the renderer's
+#: CSS reads: a plain page has none of them. A test checks the list against the built CSS.
+THEME: dict[str, str] = {
+    "--jp-border-width": "1px",
+    "--jp-border-color0": "#bdbdbd",
+    "--jp-border-color1": "#bdbdbd",
+    "--jp-border-color2": "#e0e0e0",
+    "--jp-border-color3": "#eee",
+    "--jp-brand-color0": "#0d47a1",
+    "--jp-brand-color1": "#1976d2",
+    "--jp-brand-color2": "#64b5f6",
+    "--jp-brand-color3": "#bbdefb",
+    "--jp-ui-font-family": 'system-ui, -apple-system, blinkmacsystemfont, "Segoe UI", helvetica, arial, sans-serif',
+    "--jp-ui-font-size0": "0.83333em",
+    "--jp-ui-font-size1": "13px",
+    "--jp-ui-font-size2": "1.2em",
+    "--jp-ui-font-color1": "rgba(0, 0, 0, 0.87)",
+    "--jp-ui-font-color2": "rgba(0, 0, 0, 0.54)",
+    "--jp-ui-font-color3": "rgba(0, 0, 0, 0.38)",
+    "--jp-ui-inverse-font-color1": "#fff",
+    "--jp-content-font-color1": "rgba(0, 0, 0, 0.87)",
+    "--jp-content-link-color": "#0d47a1",
+    "--jp-code-font-family": 'menlo, consolas, "DejaVu Sans Mono", monospace',
+    "--jp-code-font-size": "13px",
+    "--jp-layout-color0": "#fff",
+    "--jp-layout-color1": "#fff",
+    "--jp-layout-color2": "#eee",
+    "--jp-layout-color3": "#bdbdbd",
+    "--jp-layout-color4": "#757575",
+    "--jp-input-background": "#f5f5f5",
+    "--jp-error-color1": "#d32f2f",
+    "--jp-warn-color0": "#e65100",
+    "--jp-warn-color1": "#f57c00",
+    "--jp-warn-color2": "#ffb74d",
+    "--jp-warn-color3": "#ffe0b2",
+    "--jp-success-color1": "#388e3c",
+    "--jp-rendermime-error-background": "#fdd",
+    "--jp-mirror-editor-keyword-color": "green",
+    "--jp-mirror-editor-atom-color": "#88f",
+    "--jp-mirror-editor-number-color": "#080",
+    "--jp-mirror-editor-def-color": "#00f",
+    "--jp-mirror-editor-variable-2-color": "#00366d",
+    "--jp-mirror-editor-property-color": "#05a",
+    "--jp-mirror-editor-operator-color": "#7800c2",
+    "--jp-mirror-editor-comment-color": "#408080",
+    "--jp-mirror-editor-string-color": "#ba2121",
+    "--jp-mirror-editor-meta-color": "#a2f",
+    "--jp-mirror-editor-builtin-color": "green",
+    "--jp-mirror-editor-attribute-color": "#00c",
+}
+
+_PAGE_CSS = "body { margin: 0; padding: 12px; background: #fff; }"
+
+_SCRIPT_UNSAFE = (
+    (b"<", b"\\u003c"),
+    (b">", b"\\u003e"),
+    (b"&", b"\\u0026"),
+    ("\u2028".encode(), b"\\u2028"),
+    ("\u2029".encode(), b"\\u2029"),
+)
+
+
+class ExportError(RuntimeError):
+    """The standalone page cannot be made; the message is one line naming the fix."""
+
+
+def renderer_problem() -> str | None:
+    """None when the standalone bundle is built, else a one-line fix."""
+    missing = [p.name for p in (BUNDLE_JS, BUNDLE_CSS) if not p.is_file()]
+    if not missing:
+        return None
+    return (
+        f"the standalone renderer is not built ({', '.join(missing)} missing in {BUNDLE_DIR}): "
+        "run `npm run build` (or `pip install -e .`)"
+    )
+
+
+def script_json(value: Any) -> str:
+    """``value`` as JSON that is safe as the text of a ``<script>`` element (see the module's note)."""
+    import orjson
+
+    data = orjson.dumps(value)
+    for unsafe, escaped in _SCRIPT_UNSAFE:
+        data = data.replace(unsafe, escaped)
+    return data.decode("utf-8")
+
+
+def standalone_html(report: dict[str, Any]) -> str:
+    """The self-contained page for a schema-valid ``report``; ``ExportError`` when it cannot be made."""
+    from compiler.schema import report_errors
+    from compiler.summary import one_line
+
+    problem = renderer_problem()
+    if problem is not None:
+        raise ExportError(problem)
+    errors = report_errors(report)
+    if errors:
+        raise ExportError(f"the report does not follow the compile-report schema ({errors[0]}); it is not exported")
+    js = _inline(BUNDLE_JS, "script")
+    css = _inline(BUNDLE_CSS, "style")
+    digest = base64.b64encode(hashlib.sha256(js.encode("utf-8")).digest()).decode("ascii")
+    # No network, no other script: only this page's own script (by hash) and the wasm it instantiates.
+    policy = f"default-src 'none'; script-src 'sha256-{digest}' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data:"
+    theme = "".join(f"{name}: {value}; " for name, value in THEME.items())
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
+        f'<meta name="generator" content="dynamo-explorer {html.escape(_version())}">\n'
+        f'<meta name="description" content="{html.escape(one_line(report))}">\n'
+        f"<title>{html.escape(_title(report))}</title>\n"
+        f"<style>\n{_PAGE_CSS}\n.{STANDALONE_CLASS} {{ {theme}}}\n</style>\n"
+        f"<style>\n{css}\n</style>\n"
+        "</head>\n<body>\n"
+        f'<script type="application/json" id="{REPORT_ID}">{script_json(report)}</script>\n'
+        f'<div id="{ROOT_ID}"></div>\n'
+        "<noscript>This Dynamo Explorer report needs JavaScript.</noscript>\n"
+        f"<script>{js}</script>\n"
+        "</body>\n</html>\n"
+    )
+
+
+def write_html(report: dict[str, Any], path: str | os.PathLike[str]) -> None:
+    """Write ``standalone_html(report)`` to ``path`` (UTF-8); ``ExportError`` when it cannot be made."""
+    page = standalone_html(report)
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(page)
+
+
+def written(path: str | os.PathLike[str]) -> str:
+    """The line a front end prints once the page is written: ``wrote PATH (1.2 MB): open it in any browser …``."""
+    size = os.path.getsize(path)
+    shown = f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.0f} KB"
+    return f"wrote {os.fspath(path)} ({shown}): open it in any browser, it needs no network"
+
+
+def _inline(path: Path, tag: str) -> str:
+    """A bundle file's text, checked to be inlinable in ``<tag>`` (esbuild escapes ``</script`` and
+    ``</style`` in what it writes; this guards against a bundler that does not)."""
+    text = path.read_text(encoding="utf-8")
+    lowered = text.lower()
+    for marker in (f"</{tag}", "<!--"):
+        if marker in lowered:
+            raise ExportError(f"{path.name} holds {marker!r} and cannot be inlined: rebuild it with `npm run build`")
+    return text
+
+
+def _title(report: dict[str, Any]) -> str:
+    """``Dynamo Explorer · In [5] · toy_example · torch 2.13.0``: the cell (or script), its first frame, torch."""
+    parts = ["Dynamo Explorer"]
+    label = next((s["label"] for s in report.get("sources", []) if s.get("kind") == "cell"), "")
+    if label and not label.startswith("<"):
+        parts.append(label)
+    frames = report.get("frames", [])
+    if frames:
+        parts.append(frames[0]["code"]["name"])
+    parts.append(f"torch {report.get('torch_version', '?')}")
+    return " · ".join(parts)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("dynamo-explorer")
+    except PackageNotFoundError:
+        return "(source)"

@@ -1,0 +1,177 @@
+"""The standalone HTML export (``--html``) in headless chromium, offline: file://, every other request refused.
+
+Each golden report (tests/goldens/*.report.json) is written as a page with ``kernel_ext.export`` and opened
+from disk. The page must draw the JupyterLab renderer's view by itself: ``data-status="ready"``, every pane
+with content, the FX graph as SVG, frame selection from the frames pane, the embedded report read back
+intact (user strings with ``</script><!--`` included), no request that leaves the file, no console error.
+Screenshots land in artifacts/browser/standalone/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from html.parser import HTMLParser
+
+import labserver
+import pytest
+from labserver import ARTIFACTS
+
+from kernel_ext.export import REPORT_ID, renderer_problem, write_html
+
+pytestmark = pytest.mark.browser
+
+GOLDENS = sorted((labserver.REPO / "tests" / "goldens").glob("*.report.json"))
+PANES = ["frames", "source", "original-bytecode", "modified-bytecode", "guards", "graph-breaks", "fx-graph", "code"]
+ROOT = ".jp-DynamoExplorer"
+LOCAL = ("file:", "data:", "blob:")
+# A user string of the report that would end the embedding <script> were it not escaped.
+BREAKOUT = "</script><!--<script>alert('breakout')</script>-->\u2028&amp;"
+
+
+@pytest.fixture(scope="module")
+def built():
+    problem = renderer_problem()
+    if problem:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(problem, pytrace=False)
+        pytest.skip(problem)
+
+
+@pytest.fixture
+def offline(page):
+    """The page, with every request that is not file:, data: or blob: refused and recorded, and console
+    errors recorded."""
+    page.refused = []
+    page.console_errors = []
+    page.requests = []
+
+    def route(r):
+        if r.request.url.startswith(LOCAL):
+            r.continue_()
+        else:
+            page.refused.append(r.request.url)
+            r.abort()
+
+    page.context.route("**/*", route)
+    page.on("request", lambda req: page.requests.append(req.url))
+    page.on("console", lambda msg: page.console_errors.append(msg.text) if msg.type == "error" else None)
+    return page
+
+
+class _Refs(HTMLParser):
+    """Every src/href/srcset attribute and <link> of a page."""
+
+    def __init__(self):
+        super().__init__()
+        self.refs: list[tuple[str, str, str]] = []
+        self.scripts = 0
+
+    def handle_starttag(self, tag, attrs):
+        self.scripts += tag == "script"
+        for name, value in attrs:
+            if name in ("src", "href", "srcset", "xlink:href", "action", "data") or tag == "link":
+                self.refs.append((tag, name, value or ""))
+
+
+def _open(page, path):
+    page.goto(path.as_uri())
+    page.wait_for_selector(f'{ROOT}[data-status="ready"]', timeout=60_000)
+    return page.locator(ROOT)
+
+
+def _check_clean(page):
+    assert page.errors == [], page.errors
+    assert page.console_errors == [], page.console_errors
+    assert page.refused == [], page.refused
+    assert [u for u in page.requests if not u.startswith(LOCAL)] == []
+    assert page.dialogs == [], page.dialogs
+
+
+@pytest.mark.parametrize("golden", GOLDENS, ids=lambda p: p.name.removesuffix(".report.json"))
+def test_golden_page_draws_offline(built, offline, tmp_path, golden):
+    page = offline
+    name = golden.name.removesuffix(".report.json")
+    report = json.loads(golden.read_text())
+    path = tmp_path / f"{name}.html"
+    write_html(report, path)
+
+    text = path.read_text(encoding="utf-8")
+    refs = _Refs()
+    refs.feed(text)
+    assert refs.refs == [], f"the page references other files: {refs.refs}"
+    assert refs.scripts == 2  # the report (JSON) and the renderer, nothing else
+
+    root = _open(page, path)
+    assert root.count() == 1
+    assert root.get_attribute("class").split() == ["jp-DynamoExplorer", "jp-DynamoExplorer-standalone"]
+    assert root.locator(".jp-DynamoExplorer-unsupported").count() == 0
+    assert page.title().startswith("Dynamo Explorer")
+    for pane in PANES:
+        located = root.locator(f'[data-pane="{pane}"]')
+        assert located.count() == 1, (name, pane)
+        assert located.inner_text().strip(), (name, pane)
+    assert root.locator('[data-count="frames"]').inner_text() == str(len(report["frames"]))
+    nav = root.locator('[data-pane="frames"]')
+    assert nav.locator("button[data-compile-id]").count() == len(report["frames"])
+
+    shown = root.locator(".jp-DynamoExplorer-frameTitle").get_attribute("data-compile-id")
+    frame = next((f for f in report["frames"] if f["compile_id"] == shown), None)
+    graphs = {g["id"]: g for g in report["graphs"] if g["kind"] == "dynamo"}
+    if frame and any(i in graphs for i in frame["graph_ids"]):
+        assert root.locator('[data-pane="fx-graph"] svg g.node').count() > 0, name
+    # The light-theme defaults reach the renderer's CSS: the brand colour is JupyterLab's, not unset.
+    colour = page.evaluate(f"() => getComputedStyle(document.querySelector('{ROOT}')).getPropertyValue('--jp-brand-color1')")
+    assert colour.strip() == "#1976d2"
+    # Nothing the renderer drew loads a resource (its documentation links are <a href> the reader may click).
+    assert page.evaluate("() => document.querySelectorAll('[src], [srcset], link, img, iframe, object, embed').length") == 0
+    out = ARTIFACTS / "standalone"
+    out.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(out / f"{name}.png"), full_page=True)
+    _check_clean(page)
+
+
+@pytest.mark.parametrize("name", ["toy_example", "training_step"])
+def test_selecting_another_frame_redraws_the_panes(built, offline, tmp_path, name):
+    page = offline
+    report = json.loads((labserver.REPO / "tests" / "goldens" / f"{name}.report.json").read_text())
+    assert len(report["frames"]) > 1, f"{name} needs two frames to select between"
+    path = tmp_path / f"{name}.html"
+    write_html(report, path)
+    root = _open(page, path)
+    title = root.locator(".jp-DynamoExplorer-frameTitle")
+    before = title.get_attribute("data-compile-id")
+    target = next(f for f in report["frames"] if f["compile_id"] != before)
+    chip = root.locator(f'[data-pane="frames"] button[data-compile-id="{target["compile_id"]}"]')
+    assert "jp-mod-selected" not in (chip.get_attribute("class") or "")
+    chip.click()
+    page.wait_for_function(
+        "id => { const t = document.querySelector('.jp-DynamoExplorer-frameTitle');"
+        " return t && t.dataset.compileId === id && t.closest('.jp-DynamoExplorer').dataset.status === 'ready'; }",
+        arg=target["compile_id"],
+        timeout=30_000,
+    )
+    assert "jp-mod-selected" in chip.get_attribute("class").split()
+    assert chip.get_attribute("aria-selected") == "true"
+    assert target["code"]["name"] in title.inner_text()
+    old = root.locator(f'[data-pane="frames"] button[data-compile-id="{before}"]')
+    assert "jp-mod-selected" not in old.get_attribute("class").split()
+    if any(g["kind"] == "dynamo" for g in report["graphs"] if g["id"] in target["graph_ids"]):
+        assert root.locator('[data-pane="fx-graph"] svg g.node').count() > 0
+    _check_clean(page)
+
+
+def test_user_strings_cannot_break_out_of_the_page(built, offline, tmp_path):
+    page = offline
+    report = json.loads((labserver.REPO / "tests" / "goldens" / "xss_strings.report.json").read_text())
+    report["cell"]["source"] += f"\n# {BREAKOUT}\n"
+    report["frames"][0]["code"]["name"] = "f" + BREAKOUT
+    path = tmp_path / "xss.html"
+    write_html(report, path)
+    root = _open(page, path)
+    embedded = page.evaluate(f"() => JSON.parse(document.getElementById('{REPORT_ID}').textContent)")
+    assert embedded == report
+    assert page.evaluate("() => document.scripts.length") == 2
+    assert BREAKOUT.replace("\u2028", "") in root.locator('[data-pane="frames"]').inner_text().replace("\u2028", "")
+    assert root.locator("script, img, iframe").count() == 0
+    _check_clean(page)
