@@ -4,7 +4,8 @@
 
 Runs ``torch.nn.TransformerEncoder`` of N layers (77 layers: about 2,000 FX nodes; backend eager) through
 the engine in a fresh process (benchmarks/render_bench.py's generator), then prints the report's size as
-compact JSON (what the CLI writes) per FX node, and each top-level field's and each frame field's share.
+compact JSON (what the CLI writes) per FX node, its stored form (``compiler.encoding``: what a notebook
+output and a ``--html`` page hold) per FX node, and each top-level field's and each frame field's share.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.render_bench import generate
+from compiler.encoding import encode_report
 
 
 def size(value: object) -> int:
@@ -36,6 +38,8 @@ def main() -> None:
     nodes = sum(len(g["nodes"]) for g in report["graphs"] if g["kind"] == "dynamo")
     total = size(report)
     print(f"{nodes} FX nodes, report {total / 1e6:.2f} MB, {total / nodes / 1024:.2f} KB per node")
+    stored = size(encode_report(report))
+    print(f"stored form (notebook output, --html page): {stored / 1e6:.2f} MB, {stored / nodes / 1024:.2f} KB per node")
     parts: Counter[str] = Counter()
     for key, value in report.items():
         if key == "frames":

@@ -1,12 +1,12 @@
 """The stored form of a compile report: plain JSON when small, gzip + base64 in an envelope when big.
 
 A report is very repetitive (module paths in guards, node names, bytecode): a 2,000-node report is
-5 MB of JSON and 0.3 MB compressed (BENCHMARKS.md §4). The notebook output, the standalone HTML and
-``dynamo-explorer run --out x.json.gz`` store a report above ``ENCODE_ABOVE`` bytes as an
+4.7 MB of JSON and 0.27 MB compressed (BENCHMARKS.md §4). The notebook output and the standalone HTML
+page (``--html``) store a report above ``ENCODE_ABOVE`` bytes as an
 ``EncodedReport`` (``compiler/schema``: ``schema_version`` in the clear, so a reader can refuse an
 unknown major before decoding; ``encoding``; ``data``, the base64 of the gzip of the report's JSON;
 ``bytes``, the size of that JSON). Smaller reports stay plain JSON, readable and diffable (nbdime).
-Readers take both: ``decode_report`` here, ``decodeReport`` in ``labextension/src/encoding.ts``.
+Readers take both: ``decode_report`` here, ``loadReport`` in ``labextension/src/encoding.ts``.
 """
 
 from __future__ import annotations
@@ -16,10 +16,12 @@ import gzip
 import json
 from typing import Any
 
+from .schema import SCHEMA
+
 __all__ = ["ENCODE_ABOVE", "ENCODING", "decode_report", "encode_report", "is_encoded"]
 
 #: The one encoding there is (``EncodedReport.encoding`` in the schema).
-ENCODING = "gzip+base64"
+(ENCODING,) = SCHEMA["definitions"]["EncodedReport"]["properties"]["encoding"]["enum"]
 #: Reports whose compact JSON is larger than this many bytes are stored encoded.
 ENCODE_ABOVE = 256 * 1024
 
@@ -28,10 +30,10 @@ def _compact(report: dict[str, Any]) -> bytes:
     return json.dumps(report, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def encode_report(report: dict[str, Any], above: int = ENCODE_ABOVE) -> dict[str, Any]:
-    """``report`` as stored: itself when its JSON has at most ``above`` bytes, else an ``EncodedReport``."""
+def encode_report(report: dict[str, Any], above: int | None = None) -> dict[str, Any]:
+    """``report`` as stored: itself when its JSON has at most ``above`` (``ENCODE_ABOVE``) bytes, else an ``EncodedReport``."""
     raw = _compact(report)
-    if len(raw) <= above:
+    if len(raw) <= (ENCODE_ABOVE if above is None else above):
         return report
     return {
         "schema_version": report["schema_version"],

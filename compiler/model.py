@@ -156,7 +156,7 @@ class Graph:
     name: str | None
     nodes: list[Node]
     code: str
-    dot: str | None
+    # ``dot`` (schema: deprecated, not written since minor 4) has no field: the renderer writes the DOT
 
 
 @dataclass(**_kw)
@@ -254,9 +254,9 @@ class CompileReport:
     def frame(self, compile_id: str) -> Frame | None:
         return next((f for f in self.frames if f.compile_id == compile_id), None)
 
-    def add_graph(self, *, compile_id: str, kind: str, nodes: list[Node], code: str, dot: str | None) -> Graph:
+    def add_graph(self, *, compile_id: str, kind: str, nodes: list[Node], code: str) -> Graph:
         """Append a graph under the next id and list it on its frame (when that frame is in the report)."""
-        graph = Graph(id=len(self.graphs), compile_id=compile_id, kind=kind, name=None, nodes=nodes, code=code, dot=dot)
+        graph = Graph(id=len(self.graphs), compile_id=compile_id, kind=kind, name=None, nodes=nodes, code=code)
         self.graphs.append(graph)
         frame = self.frame(compile_id)
         if frame is not None:

@@ -3,7 +3,8 @@
 Contents:
 - ``bundle(report)``: ``{MIME_TYPE: report, "text/html": static view, "text/plain": one line}``,
   sent with ``display(bundle, raw=True)``: the JupyterLab extension renders the first, other
-  frontends (VS Code, nbconvert, GitHub) the HTML, consoles the one-liner.
+  frontends (VS Code, nbconvert, GitHub) the HTML, consoles the one-liner. A big report goes in its
+  stored form (``compiler.encoding``: gzip + base64 above 256 KB of JSON; a tenth of the size).
 - ``CompileReport``: the report as ``--out NAME`` stores it: a plain JSON-ready dict that shows
   the same bundle again when it is the last expression of a cell.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import html
 
 from compiler import MIME_TYPE
+from compiler.encoding import encode_report
 from compiler.summary import one_line
 
 from .static_html import render
@@ -30,7 +32,7 @@ def bundle(report: dict) -> dict:
             f"({html.escape(type(exc).__name__)}: {html.escape(str(exc))}); the report itself is "
             "complete (open it in JupyterLab, or keep it with --out).</pre>"
         )
-    return {MIME_TYPE: dict(report), "text/html": page, "text/plain": one_line(report)}
+    return {MIME_TYPE: encode_report(dict(report)), "text/html": page, "text/plain": one_line(report)}
 
 
 class CompileReport(dict):

@@ -146,6 +146,7 @@ def script_json(value: Any) -> str:
 
 def standalone_html(report: dict[str, Any]) -> str:
     """The self-contained page for a schema-valid ``report``; ``ExportError`` when it cannot be made."""
+    from compiler.encoding import encode_report
     from compiler.schema import report_errors
     from compiler.summary import one_line
 
@@ -172,7 +173,7 @@ def standalone_html(report: dict[str, Any]) -> str:
         f"<style>\n{_PAGE_CSS}\n.{STANDALONE_CLASS} {{ {theme}}}\n</style>\n"
         f"<style>\n{css}\n</style>\n"
         "</head>\n<body>\n"
-        f'<script type="application/json" id="{REPORT_ID}">{script_json(report)}</script>\n'
+        f'<script type="application/json" id="{REPORT_ID}">{script_json(encode_report(report))}</script>\n'
         f'<div id="{ROOT_ID}"></div>\n'
         "<noscript>This Dynamo Explorer report needs JavaScript.</noscript>\n"
         f"<script>{js}</script>\n"

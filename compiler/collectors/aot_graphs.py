@@ -15,7 +15,6 @@ import linecache
 import re
 from collections import Counter, defaultdict
 
-from ..dot import graph_dot
 from ..model import CompileReport, Node
 from .base import CaptureContext, Collector
 from .stream import StreamCollector
@@ -239,4 +238,4 @@ class AotGraphsCollector(Collector):
                 here[ev.compile_id] = ran_from(report, ev.compile_id)
             code = relocate(ev.payload, here[ev.compile_id])
             nodes = parse_readable(code)
-            report.add_graph(compile_id=ev.compile_id, kind=KINDS[ev.name], nodes=nodes, code=code, dot=graph_dot(nodes))
+            report.add_graph(compile_id=ev.compile_id, kind=KINDS[ev.name], nodes=nodes, code=code)

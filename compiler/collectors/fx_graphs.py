@@ -3,7 +3,7 @@ frame Dynamo raised on (kind ``dynamo_partial``, fullgraph=True).
 
 ``node_rows`` and ``readable`` snapshot a ``GraphModule`` at backend time (inductor mutates the graph
 later) into schema ``Node`` rows and the readable code ``TORCH_LOGS=graph_code`` prints; ``finalize``
-turns each snapshot into a ``Graph`` with DOT text (see ``compiler/dot.py``).
+turns each snapshot into a ``Graph`` (the renderer lays its nodes out: ``labextension/src/fxmodel.ts``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..dot import graph_dot
 from ..model import CompileReport, Node
 from .base import CaptureContext, Collector
 
@@ -135,16 +134,14 @@ class FxGraphsCollector(Collector):
         devices = {rec.device for rec in self.records}
         report.device = "cuda" if "cuda" in devices else (sorted(devices)[0] if devices else "cpu")
         for rec in self.records:
-            report.add_graph(compile_id=rec.compile_id, kind="dynamo", nodes=rec.nodes, code=rec.code, dot=graph_dot(rec.nodes))
+            report.add_graph(compile_id=rec.compile_id, kind="dynamo", nodes=rec.nodes, code=rec.code)
         partial = _partial_graph(ctx.exception)
         failed = [f for f in report.frames if f.fail_type]
         if partial is not None and failed:
             from .aot_graphs import parse_readable  # the same print_readable text AOT graphs come in
 
             nodes = parse_readable(partial)
-            graph = report.add_graph(
-                compile_id=failed[-1].compile_id, kind="dynamo_partial", nodes=nodes, code=partial, dot=graph_dot(nodes)
-            )
+            graph = report.add_graph(compile_id=failed[-1].compile_id, kind="dynamo_partial", nodes=nodes, code=partial)
             graph.name = "traced before the error"
 
 

@@ -42,7 +42,7 @@ __all__ = [
 
 
 @lru_cache(maxsize=1)
-def _validator():  # jsonschema is imported lazily: importing `compiler` stays cheap
+def _validator() -> Any:  # jsonschema is imported lazily: importing `compiler` stays cheap
     import jsonschema
 
     jsonschema.Draft7Validator.check_schema(SCHEMA)
@@ -50,7 +50,7 @@ def _validator():  # jsonschema is imported lazily: importing `compiler` stays c
 
 
 @lru_cache(maxsize=1)
-def _fast_validator():
+def _fast_validator() -> Any:
     import jsonschema_rs
 
     return jsonschema_rs.Draft7Validator(SCHEMA)

@@ -25,6 +25,27 @@ export type ReportCheck =
  * Gate a payload: an unknown major or a payload that is not a report gives a message to show instead.
  */
 export function checkReport(data: unknown): ReportCheck {
+  const value = parsePayload(data);
+  if ('ok' in value) {
+    return value;
+  }
+  const problem = versionProblem(value);
+  if (problem) {
+    return problem;
+  }
+  const report = value as Partial<CompileReport>;
+  if (!Array.isArray(report.frames) || !Array.isArray(report.graphs) || !report.cell) {
+    return {
+      ok: false,
+      kind: 'malformed',
+      message: 'This Dynamo Explorer report lacks frames, graphs or cell: it does not match schema v1.'
+    };
+  }
+  return { ok: true, report: report as CompileReport };
+}
+
+/** A payload as an object (a string is parsed as JSON), or why it is none. */
+export function parsePayload(data: unknown): object | { ok: false; kind: 'malformed'; message: string } {
   let value = data;
   if (typeof value === 'string') {
     try {
@@ -36,8 +57,15 @@ export function checkReport(data: unknown): ReportCheck {
   if (!value || typeof value !== 'object') {
     return { ok: false, kind: 'malformed', message: 'This Dynamo Explorer output holds no report.' };
   }
-  const report = value as Partial<CompileReport> & { schema_version?: { major?: unknown; minor?: unknown } };
-  const version = report.schema_version;
+  return value;
+}
+
+/**
+ * Why a payload's `schema_version` cannot be read by this renderer, or null (a report and its stored form,
+ * `EncodedReport`, both carry it in the clear).
+ */
+export function versionProblem(value: object): ReportCheck | null {
+  const version = (value as { schema_version?: { major?: unknown; minor?: unknown } }).schema_version;
   const major = version && typeof version.major === 'number' ? version.major : null;
   if (major === null) {
     return {
@@ -56,14 +84,7 @@ export function checkReport(data: unknown): ReportCheck {
         `version ${SUPPORTED_MAJORS.join(', ')}.x: install the same dynamo-explorer version in the kernel and in JupyterLab.`
     };
   }
-  if (!Array.isArray(report.frames) || !Array.isArray(report.graphs) || !report.cell) {
-    return {
-      ok: false,
-      kind: 'malformed',
-      message: 'This Dynamo Explorer report lacks frames, graphs or cell: it does not match schema v1.'
-    };
-  }
-  return { ok: true, report: report as CompileReport };
+  return null;
 }
 
 /** A compile id split into its parts: '!1/2/3' -> prefix '!1/', frame 2, index 3. */

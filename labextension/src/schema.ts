@@ -354,9 +354,10 @@ export interface Graph {
    */
   code: string;
   /**
-   * Graphviz DOT source; rendered in the browser.
+   * @deprecated
+   * Deprecated (not written since minor 4): Graphviz DOT of the nodes, which the renderer builds itself (labextension/src/fxmodel.ts). Reports of minors 0-3 carry it.
    */
-  dot: string | null;
+  dot?: string | null;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -563,9 +564,37 @@ export interface SourceExcerpt {
    */
   text: string;
 }
+/**
+ * The stored form of a big report (minor 4; compiler/encoding.py, labextension/src/encoding.ts): a notebook output or a standalone page whose report's JSON is larger than compiler.encoding.ENCODE_ABOVE bytes holds this instead of the report. The MIME type is the same; readers tell the two apart by `encoding`.
+ *
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "EncodedReport".
+ */
+export interface EncodedReport {
+  schema_version: SchemaVersion1;
+  /**
+   * How `data` holds the report: base64 of the gzip of its UTF-8 JSON.
+   */
+  encoding: 'gzip+base64';
+  /**
+   * Size of the report's JSON once decoded.
+   */
+  bytes: number;
+  data: string;
+}
+/**
+ * The report's own schema_version, in the clear so a reader can refuse an unknown major before decoding.
+ */
+export interface SchemaVersion1 {
+  /**
+   * Also carried by the MIME type application/vnd.dynamo-explorer.report.v1+json.
+   */
+  major: 1;
+  minor: number;
+}
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 3 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 4 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

@@ -14,7 +14,7 @@
  */
 import '../style/index.css';
 import { h } from './dom';
-import { checkReport } from './model';
+import { loadReport } from './encoding';
 import { ReportView } from './view';
 
 /**
@@ -47,7 +47,7 @@ export async function mount(doc: Document = document): Promise<ReportView | null
   root.dataset.status = 'loading';
   const embedded = doc.getElementById(REPORT_ID);
   const check = embedded
-    ? checkReport(embedded.textContent ?? '')
+    ? await loadReport(embedded.textContent ?? '')
     : ({
         ok: false,
         kind: 'malformed',

@@ -4,7 +4,7 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 import { h } from './dom';
-import { checkReport } from './model';
+import { loadReport } from './encoding';
 import { ReportView } from './view';
 
 /** Class of the renderer's root node (the browser tests select on it). */
@@ -41,7 +41,7 @@ export class RenderedReport extends Widget implements IRenderMime.IRenderer {
       node.removeChild(node.firstChild);
     }
     node.dataset.status = 'loading';
-    const check = checkReport(model.data[this._mimeType]);
+    const check = await loadReport(model.data[this._mimeType]);
     if (!check.ok) {
       node.appendChild(
         h('div', {

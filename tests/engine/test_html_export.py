@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from compiler.cli import build_parser
+from compiler.encoding import decode_report
 from compiler.options import OUTPUTS
 from kernel_ext import export
 from tests.goldens.regenerate import HERE
@@ -51,7 +52,7 @@ def test_page_embeds_a_hostile_report_intact(built):
     report = _xss_report()
     page = export.standalone_html(report)
     (embedded,) = EMBEDDED.findall(page)
-    assert json.loads(embedded) == report
+    assert decode_report(json.loads(embedded)) == report
     # exactly the two script elements the page opens: the report and the renderer, and no comment opener
     assert len(re.findall(r"<script\b", page, re.I)) == 2
     assert len(re.findall(r"</script", page, re.I)) == 2
@@ -123,7 +124,7 @@ def test_cli_html_writes_the_page_alone_or_with_json(built, tmp_path):
         "open it in any browser, it needs no network"
     )
     (embedded,) = EMBEDDED.findall(html.read_text(encoding="utf-8"))
-    assert json.loads(embedded) == json.loads(out.read_text())
+    assert decode_report(json.loads(embedded)) == json.loads(out.read_text())
 
     alone = tmp_path / "alone.html"
     proc = _cli(tmp_path, "--backend", "eager", "--html", str(alone))

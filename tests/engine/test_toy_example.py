@@ -47,7 +47,7 @@ def test_toy_example_frames_breaks_guards_bytecode_and_graphs():
     dynamo_graphs = [g for g in rep["graphs"] if g["kind"] == "dynamo"]
     assert len(dynamo_graphs) >= 2
     for g in dynamo_graphs:
-        assert g["nodes"] and g["dot"].startswith("digraph") and g["name"].startswith("__compiled_fn_")
+        assert g["nodes"] and "dot" not in g and g["name"].startswith("__compiled_fn_")
     div = next(n for g in dynamo_graphs for n in g["nodes"] if n["target"].endswith("truediv"))
     assert div["shape"] == [10] and div["dtype"] == "float32" and div["line"] == if_line - 1
     assert rep["error"] is None and rep["device"] == "cpu"

@@ -224,20 +224,15 @@ export class FxGraphPane extends Pane {
     let summary: string;
     try {
       if (graph.nodes.length === 0) {
-        if (!graph.dot) {
-          this.showEmpty('<empty graph>', this._picture);
-          return;
-        }
-        svg = await renderDot(graph.dot);
-        summary = 'drawn from DOT';
-      } else {
-        const model = this._modelOf(graph);
-        const result = model.toDot();
-        items = result.items;
-        svg = await renderDot(result.dot);
-        const collapsed = [...items.values()].filter(i => i.kind === 'cluster' && !model.isExpanded(i)).length;
-        summary = `${graph.nodes.length} nodes · ${result.visibleCount} boxes drawn${collapsed ? ` · ${collapsed} collapsed groups: click one to open it` : ''}`;
+        this.showEmpty('<empty graph>', this._picture);
+        return;
       }
+      const model = this._modelOf(graph);
+      const result = model.toDot();
+      items = result.items;
+      svg = await renderDot(result.dot);
+      const collapsed = [...items.values()].filter(i => i.kind === 'cluster' && !model.isExpanded(i)).length;
+      summary = `${graph.nodes.length} nodes · ${result.visibleCount} boxes drawn${collapsed ? ` · ${collapsed} collapsed groups: click one to open it` : ''}`;
     } catch (error) {
       if (token === this._token) {
         this.element.dataset.state = 'error';
