@@ -104,23 +104,22 @@ class Dispatcher:
             yield
 
     def guard_export_fn(self) -> Callable[[Any], None] | None:
-        return self._on_guards if self.by_hook["on_guards"] else None
+        return self._optimize_fn("on_guards")
 
     def guard_fail_fn(self) -> Callable[[Any], None] | None:
-        return self._on_guard_failure if self.by_hook["on_guard_failure"] else None
+        return self._optimize_fn("on_guard_failure")
 
-    def _on_guards(self, guards: Any) -> None:
-        cid, _ = current_trace_id()
-        if not self._here() or cid is None:
-            return
-        self.ctx.compile_ids.add(cid)
-        for c in self.by_hook["on_guards"]:
-            self._call(c, "on_guards", self.ctx, cid, guards)
+    def _optimize_fn(self, hook: str) -> Callable[[Any], None] | None:
+        """The callback ``torch._dynamo.optimize`` takes for ``hook``; None when no collector declares it."""
+        if not self.by_hook[hook]:
+            return None
 
-    def _on_guard_failure(self, failure: Any) -> None:
-        cid, _ = current_trace_id()
-        if not self._here() or cid is None:
-            return
-        self.ctx.compile_ids.add(cid)
-        for c in self.by_hook["on_guard_failure"]:
-            self._call(c, "on_guard_failure", self.ctx, cid, failure)
+        def call(value: Any) -> None:
+            cid, _ = current_trace_id()
+            if not self._here() or cid is None:
+                return
+            self.ctx.compile_ids.add(cid)
+            for c in self.by_hook[hook]:
+                self._call(c, hook, self.ctx, cid, value)
+
+        return call

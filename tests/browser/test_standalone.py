@@ -17,12 +17,12 @@ import labserver
 import pytest
 from labserver import ARTIFACTS
 
+from compiler.schema import PANES  # every pane of the report view, as the JupyterLab tests check them
 from kernel_ext.export import REPORT_ID, renderer_problem, write_html
 
 pytestmark = pytest.mark.browser
 
 GOLDENS = sorted((labserver.REPO / "tests" / "goldens").glob("*.report.json"))
-PANES = ["frames", "source", "original-bytecode", "modified-bytecode", "guards", "graph-breaks", "fx-graph", "code"]
 ROOT = ".jp-DynamoExplorer"
 LOCAL = ("file:", "data:", "blob:")
 # A user string of the report that would end the embedding <script> were it not escaped.
