@@ -24,17 +24,10 @@ from nbclient import NotebookClient
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from benchmarks.render_bench import MODEL_CELL  # noqa: E402
 from compiler import MIME_TYPE  # noqa: E402
 
-CELL = """%%dynamo --backend eager
-import torch
-torch.manual_seed(0)
-layer = torch.nn.TransformerEncoderLayer(d_model=16, nhead=2, dim_feedforward=32, batch_first=True, norm_first=True)
-model = torch.nn.TransformerEncoder(layer, num_layers={layers}, enable_nested_tensor=False).train()
-def step(x):
-    return model(x)
-y = step(torch.randn(2, 8, 16))
-"""
+CELL = "%%dynamo --backend eager\n" + MODEL_CELL
 
 
 def run(layers: int) -> dict[str, object]:

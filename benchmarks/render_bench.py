@@ -36,20 +36,23 @@ import labserver  # noqa: E402
 
 ARTIFACTS = REPO / "artifacts" / "bench"
 
+#: The model every size and render benchmark runs (``{layers}``: about 26 FX nodes per layer), as cell code.
+MODEL_CELL = """\
+import torch
+torch.manual_seed(0)
+layer = torch.nn.TransformerEncoderLayer(d_model=16, nhead=2, dim_feedforward=32, batch_first=True, norm_first=True)
+model = torch.nn.TransformerEncoder(layer, num_layers={layers}, enable_nested_tensor=False).train()
+def step(x):
+    return model(x)
+y = step(torch.randn(2, 8, 16))
+"""
+
 GENERATE = textwrap.dedent(
     """
     import json, sys, time
     sys.path.insert(0, {repo!r})
     from compiler import RunOptions, run_cell
-    source = '''
-    import torch
-    torch.manual_seed(0)
-    layer = torch.nn.TransformerEncoderLayer(d_model=16, nhead=2, dim_feedforward=32, batch_first=True, norm_first=True)
-    model = torch.nn.TransformerEncoder(layer, num_layers={layers}, enable_nested_tensor=False).train()
-    def step(x):
-        return model(x)
-    y = step(torch.randn(2, 8, 16))
-    '''
+    source = {source!r}
     started = time.perf_counter()
     run = run_cell(source, {{}}, RunOptions(backend="eager"))
     if run.exception is not None:
@@ -123,7 +126,7 @@ RUN = """async () => {
 
 
 def generate(layers: int, out: Path) -> None:
-    code = GENERATE.format(repo=str(REPO), layers=layers, out=str(out))
+    code = GENERATE.format(repo=str(REPO), source=MODEL_CELL.format(layers=layers), out=str(out))
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
 
 

@@ -15,7 +15,7 @@
 import '../style/index.css';
 import { h } from './dom';
 import { loadReport } from './encoding';
-import { ReportView } from './view';
+import { ReportView, showProblem } from './view';
 
 /**
  * Class of the renderer's root: widget.ts `CLASS_NAME`, written again because importing widget.ts would
@@ -54,14 +54,7 @@ export async function mount(doc: Document = document): Promise<ReportView | null
         message: `This page holds no Dynamo Explorer report (#${REPORT_ID}).`
       } as const);
   if (!check.ok) {
-    root.appendChild(
-      h('div', {
-        class: `jp-DynamoExplorer-unsupported jp-mod-${check.kind}`,
-        text: check.message,
-        data: { problem: check.kind }
-      })
-    );
-    root.dataset.status = 'ready';
+    showProblem(root, check);
     return null;
   }
   const view = new ReportView(root, check.report);

@@ -14,6 +14,20 @@ import { SourcePane } from './panes/source';
 import type { CompileReport, Frame, PaneName } from './schema';
 
 /**
+ * Show why a payload is not drawn (an unknown major, a malformed or undecodable output) in place of the view.
+ */
+export function showProblem(root: HTMLElement, problem: { kind: string; message: string }): void {
+  root.appendChild(
+    h('div', {
+      class: `jp-DynamoExplorer-unsupported jp-mod-${problem.kind}`,
+      text: problem.message,
+      data: { problem: problem.kind }
+    })
+  );
+  root.dataset.status = 'ready';
+}
+
+/**
  * One rendered report.
  */
 export class ReportView implements IViewContext {

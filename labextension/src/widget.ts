@@ -3,9 +3,8 @@
  */
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
-import { h } from './dom';
 import { loadReport } from './encoding';
-import { ReportView } from './view';
+import { ReportView, showProblem } from './view';
 
 /** Class of the renderer's root node (the browser tests select on it). */
 export const CLASS_NAME = 'jp-DynamoExplorer';
@@ -43,14 +42,7 @@ export class RenderedReport extends Widget implements IRenderMime.IRenderer {
     node.dataset.status = 'loading';
     const check = await loadReport(model.data[this._mimeType]);
     if (!check.ok) {
-      node.appendChild(
-        h('div', {
-          class: `jp-DynamoExplorer-unsupported jp-mod-${check.kind}`,
-          text: check.message,
-          data: { problem: check.kind }
-        })
-      );
-      node.dataset.status = 'ready';
+      showProblem(node, check);
       return;
     }
     this._view = new ReportView(node, check.report);

@@ -41,6 +41,17 @@ def _style(el: ET.Element) -> dict[str, str]:
     return {k.strip(): v.strip() for k, v in pairs}
 
 
+def _download(page, fx, kind: str, filename: str, out: Path) -> bytes:
+    """Click the FX pane's export button ``kind``; the download's bytes (a copy is kept in ``out``)."""
+    with page.expect_download() as info:
+        fx.locator(f'button[data-export="{kind}"]').click()
+    download = info.value
+    assert download.failure() is None
+    assert download.suggested_filename == filename
+    shutil.copyfile(download.path(), out / filename)
+    return Path(download.path()).read_bytes()
+
+
 def test_fx_picture_downloads_as_svg_and_png(lab, page):
     report = json.loads((labserver.REPO / "tests" / "goldens" / "toy_example.report.json").read_text())
     _notebook(lab.root / "export.ipynb", report)
@@ -54,13 +65,7 @@ def test_fx_picture_downloads_as_svg_and_png(lab, page):
     out = ARTIFACTS / "export"
     out.mkdir(parents=True, exist_ok=True)
 
-    with page.expect_download() as info:
-        fx.locator('button[data-export="svg"]').click()
-    download = info.value
-    assert download.failure() is None
-    assert download.suggested_filename == f"{stem}.svg"
-    data = Path(download.path()).read_bytes()
-    shutil.copyfile(download.path(), out / download.suggested_filename)
+    data = _download(page, fx, "svg", f"{stem}.svg", out)
     assert len(data) > 0 and data.startswith(b"<?xml")
     svg = ET.fromstring(data)
     assert svg.tag == f"{SVG_NS}svg"
@@ -76,13 +81,7 @@ def test_fx_picture_downloads_as_svg_and_png(lab, page):
     background = next(iter(svg))
     assert background.tag == f"{SVG_NS}rect" and background.get("fill")
 
-    with page.expect_download() as info:
-        fx.locator('button[data-export="png"]').click()
-    download = info.value
-    assert download.failure() is None
-    assert download.suggested_filename == f"{stem}.png"
-    png = Path(download.path()).read_bytes()
-    shutil.copyfile(download.path(), out / download.suggested_filename)
+    png = _download(page, fx, "png", f"{stem}.png", out)
     assert png.startswith(PNG_MAGIC)
     assert png[12:16] == b"IHDR"
     width, height = struct.unpack(">II", png[16:24])
