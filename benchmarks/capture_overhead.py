@@ -89,7 +89,7 @@ def explorer(setup: str, cell: str, backend: str = "eager", **options) -> tuple[
     ns = fresh_namespace(setup)
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        run = run_cell(cell, ns, RunOptions(backend=backend, scope="frames", **options))
+        run = run_cell(cell, ns, RunOptions(backend=backend, scope="all-frames", **options))
         write_report(run.report, os.path.join(tmp, "report.json"))  # what the CLI does
         total = time.perf_counter() - t0
     if run.exception is not None:

@@ -8,6 +8,9 @@ Public API::
     run.value       # the cell's last expression
     run.exception   # what the cell raised, or None
 
+    from compiler import reset_code
+    reset_code(fn)  # drop Dynamo's caches and automatic-dynamic memory of fn only (not torch._dynamo.reset())
+
 This package never imports IPython; ``kernel_ext`` is the notebook layer on top of it.
 """
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 from .errors import UsageError
 from .options import RunOptions
+from .reset import reset_code
 from .runner import CellRun, Progress, run_cell
 from .schema import MIME_TYPE, SCHEMA_VERSION, report_errors, validate_report
 
@@ -26,6 +30,7 @@ __all__ = [
     "RunOptions",
     "UsageError",
     "report_errors",
+    "reset_code",
     "run_cell",
     "validate_report",
 ]

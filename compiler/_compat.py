@@ -30,18 +30,25 @@ MIN_TORCH = (2, 11)
 
 __all__ = [
     "TORCH_VERSION",
+    "automatic_dynamic_memory",
+    "backward_provenance",
     "cache_entries",
     "compilation_metrics_window",
     "compile_callbacks",
     "current_trace_id",
+    "describe_remembered",
     "drop_code_cache",
+    "dynamic_part",
+    "forget_automatic_dynamic",
     "gb_registry",
     "graph_break_log",
     "inductor_backend",
     "invalidate_entries",
     "is_resume_code",
+    "kernel_provenance",
     "register_bytecode_hook",
     "remove_helper_globals",
+    "resume_codes_of",
     "shape_env_symbols",
     "timed_phase_counts",
     "timed_phases_since",
@@ -114,6 +121,85 @@ def remove_helper_globals(modified_code: types.CodeType) -> None:
             hook()
 
 
+# [Note: automatic dynamic memory] Dynamo's automatic dynamic shapes keep, per code object, what each
+# input looked like in earlier compiles (``torch._dynamo.pgo``: ``_CODE_STATE``, a dict CodeId -> CodeState,
+# in 2.11 and 2.13). It is keyed by (file, first line, name), lives for the whole process and survives
+# ``reset_code`` (dropping the cache entries): a function compiled again, or a notebook cell run again
+# under the same text (IPython names the file after the text), starts from what an earlier run learned,
+# e.g. ``L['x']`` already dynamic in dim 0, so its first compile is symbolic and no recompile happens.
+# ``torch._dynamo.reset()`` clears it for every code; ``forget_automatic_dynamic`` does it for one code.
+
+
+def _code_state() -> dict[Any, Any]:
+    """Dynamo's automatic-dynamic memory, without creating it (``pgo.get_code_state()`` would load caches)."""
+    from torch._dynamo import pgo
+
+    state = getattr(pgo, "_CODE_STATE", None)
+    return state if isinstance(state, dict) else {}
+
+
+def _same_code(code_id: Any, code: types.CodeType) -> bool:
+    return (
+        getattr(code_id, "filename", None) == code.co_filename
+        and getattr(code_id, "firstlineno", None) == code.co_firstlineno
+        and getattr(code_id, "name", None) == code.co_name
+    )
+
+
+#: What the memory holds for one input: pgo's (size, scalar), immutable (ints, tuples, ``auto_dynamic``).
+Remembered = tuple[Any, Any]
+
+
+def automatic_dynamic_memory() -> dict[tuple[str, int, str], dict[str, Remembered]]:
+    """Dynamo's automatic-dynamic memory of every code, keyed ``(filename, firstlineno, name)``
+    ([Note: automatic dynamic memory]). A copy: Dynamo updates its entries in place."""
+    out: dict[tuple[str, int, str], dict[str, Remembered]] = {}
+    for code_id, state in list(_code_state().items()):
+        key = (getattr(code_id, "filename", ""), getattr(code_id, "firstlineno", -1), getattr(code_id, "name", ""))
+        entries = out.setdefault(key, {})
+        for name, entry in list(getattr(state, "automatic_dynamic", {}).items()):
+            entries[name] = (entry.size, entry.scalar)
+    return out
+
+
+def dynamic_part(remembered: Remembered) -> tuple[str, list[int]] | None:
+    """``('tensor', dims)`` (the size dims marked dynamic) or ``('scalar', [])`` (a dynamic int, or a tensor
+    whose number of dims changed: pgo writes both alike) when the memory marks an input dynamic, else None."""
+    from torch._dynamo.pgo import auto_dynamic
+
+    size, scalar = remembered
+    if isinstance(size, tuple):
+        dims = [i for i, s in enumerate(size) if s is auto_dynamic]
+        return ("tensor", dims) if dims else None
+    if scalar is auto_dynamic:  # pgo writes an int as (size: auto_dynamic, scalar: value); a dynamic int, or
+        return ("scalar", [])  # a tensor whose number of dims changed, as (auto_dynamic, auto_dynamic)
+    return None
+
+
+def describe_remembered(remembered: Remembered) -> str:
+    """``size (2, ?)`` for a tensor (``?``: dynamic), ``2`` or ``?`` for a scalar."""
+    from torch._dynamo.pgo import auto_dynamic
+
+    size, scalar = remembered
+    if isinstance(size, tuple):
+        return "size (" + ", ".join("?" if s is auto_dynamic else str(s) for s in size) + ")"
+    return "?" if scalar is auto_dynamic else str(scalar)
+
+
+def forget_automatic_dynamic(matches: Callable[[str, int, str], bool]) -> int:
+    """Drop Dynamo's automatic-dynamic memory of every code whose ``(filename, firstlineno, name)`` matches;
+    returns how many codes were forgotten ([Note: automatic dynamic memory])."""
+    state = _code_state()
+    gone = [
+        code_id
+        for code_id in list(state)
+        if matches(getattr(code_id, "filename", ""), getattr(code_id, "firstlineno", -1), getattr(code_id, "name", ""))
+    ]
+    for code_id in gone:
+        del state[code_id]
+    return len(gone)
+
+
 def inductor_backend(mode: str | None, dynamic: bool | None) -> Any:
     """The backend object ``torch.compile(backend='inductor', mode=...)`` builds.
 
@@ -146,6 +232,13 @@ def resume_code_for(code: types.CodeType, resume_offset: int) -> types.CodeType 
         if key and key[0] == resume_offset:
             return new_code
     return None
+
+
+def resume_codes_of(code: types.CodeType) -> list[types.CodeType]:
+    """Every resume function Dynamo generated from ``code`` (``ContinueExecutionCache``, 2.11 and 2.13)."""
+    from torch._dynamo.resume_execution import ContinueExecutionCache
+
+    return list((ContinueExecutionCache.cache.get(code) or {}).values())
 
 
 _skip_code: Callable[[types.CodeType], None] | None
@@ -299,3 +392,44 @@ def shape_env_symbols() -> list[tuple[str, list[str], Any, str]]:
         rng = f"[{vr.lower}, {vr.upper}]" if vr is not None else ""
         out.append((str(sym), [s.name for s in sources], values.get(sym), rng))
     return out
+
+
+# --- kernel provenance ([Note: kernel origins] in collectors/output_code.py) ---------------------
+
+
+@contextlib.contextmanager
+def kernel_provenance() -> Iterator[None]:
+    """Have inductor record which FX nodes each kernel it generates computes, while the run lasts.
+
+    ``torch._inductor.config.trace.provenance_tracking_level`` 2 ("basic", 2.11 and 2.13; what
+    ``INDUCTOR_PROVENANCE=2`` sets): every kernel call in the wrapper gets a
+    ``# [Provenance debug handles] <kernel>:<n>`` comment and each compile emits the structured artifact
+    ``inductor_provenance_tracking_node_mappings`` (kernel -> post-grad nodes -> Dynamo graph nodes), also
+    replayed on an FX-graph cache hit. Level 1 would also copy node metadata through every pattern
+    replacement; level 2 adds no work to tracing or lowering. A level the user set is kept.
+    """
+    from torch._inductor import config as inductor_config
+
+    if inductor_config.trace.provenance_tracking_level != 0:
+        yield
+        return
+    with inductor_config.patch({"trace.provenance_tracking_level": 2}):
+        yield
+
+
+@contextlib.contextmanager
+def backward_provenance() -> Iterator[None]:
+    """Let the provenance of a lazily compiled backward be written, from a clean slate (2.11 and 2.13).
+
+    ``debug.dump_inductor_provenance_info`` writes the kernel -> node mapping only while
+    ``debug._pre_grad_graph_id`` is set, and ``compile_fx`` sets it for the forward compile alone, inside
+    ``debug.reset_provenance_globals()``: a backward AOTAutograd compiles at its first call would get
+    ``{"version": 2.0}``, and its kernels would pile up in the module's globals from one backward to the
+    next. The same context around the backward compile gives it what the forward gets: fresh globals and
+    ``_pre_grad_graph_id`` -1 ("no pre-grad graph": the kernel -> post-grad mapping is written, the
+    post-grad -> pre-grad one stays empty), all put back afterwards.
+    """
+    from torch._inductor import debug
+
+    with debug.reset_provenance_globals():
+        yield

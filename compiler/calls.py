@@ -28,6 +28,7 @@ from typing import Any
 import torch
 
 from .cell import CALL_NAME, is_user_file
+from .reset import code_of, forget_memory
 
 __all__ = ["CALL_NAME", "CallCompiler", "compile_target"]
 
@@ -72,6 +73,8 @@ class CallCompiler:
     """``__dynamo_call__(callee, text, line)``: the compiled wrapper of ``callee``, or ``callee`` itself."""
 
     optimize: Callable[[Any], Any]
+    #: ``--fresh``: forget the automatic-dynamic memory of each callee's code before it first compiles
+    fresh: bool = False
     compiled: dict[str, tuple[int, str]] = field(default_factory=dict)  # text -> (first line, why)
     plain: dict[str, tuple[int, str]] = field(default_factory=dict)
     _wrappers: dict[tuple[int, int], tuple[Any, Any]] = field(default_factory=dict)
@@ -86,6 +89,10 @@ class CallCompiler:
             self.plain.setdefault(text, (line, why))
             self._wrappers[key] = (callee, callee)
             return callee
+        if self.fresh:
+            code = code_of(target)
+            if code is not None:
+                forget_memory(code)
         wrapper = self.optimize(target)
         self.compiled.setdefault(text, (line, why))
         self._wrappers[key] = (callee, wrapper)

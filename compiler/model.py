@@ -14,6 +14,7 @@ from typing import Any
 from .schema import SCHEMA_VERSION
 
 __all__ = [
+    "AutomaticDynamic",
     "CodeInfo",
     "CompileReport",
     "Diagnostic",
@@ -24,6 +25,7 @@ __all__ = [
     "Guard",
     "Instruction",
     "Kernel",
+    "KernelCall",
     "LogRecord",
     "NameRef",
     "Node",
@@ -112,6 +114,17 @@ class Phase:
 
 
 @dataclass(**_kw)
+class AutomaticDynamic:
+    source: str
+    kind: str  # tensor | scalar
+    dims: list[int]
+    now: str
+    marked_in: str | None
+    was: str | None
+    was_from_earlier_run: bool
+
+
+@dataclass(**_kw)
 class Frame:
     compile_id: str
     attempt: int
@@ -131,6 +144,7 @@ class Frame:
     fail_reason: str | None = None
     compile_time_s: float | None = None
     phases: list[Phase] = field(default_factory=list)
+    automatic_dynamic: list[AutomaticDynamic] = field(default_factory=list)
 
 
 @dataclass(**_kw)
@@ -164,6 +178,16 @@ class Kernel:
     name: str
     language: str
     source: str
+    nodes: list[str] = field(default_factory=list)
+    aot_nodes: list[str] = field(default_factory=list)
+
+
+@dataclass(**_kw)
+class KernelCall:
+    kernel: str
+    line: int
+    nodes: list[str]
+    aot_nodes: list[str]
 
 
 @dataclass(**_kw)
@@ -172,6 +196,7 @@ class OutputCode:
     kind: str
     source: str
     kernels: list[Kernel]
+    calls: list[KernelCall] = field(default_factory=list)
 
 
 @dataclass(**_kw)

@@ -10,6 +10,7 @@ inductor modes) and raises a one-line ``UsageError`` naming the fix; ``run_cell`
 
 from __future__ import annotations
 
+import argparse
 import difflib
 import os
 from collections.abc import Callable
@@ -41,6 +42,7 @@ class RunOptions:
     scope: Scope = "auto"
     recompile_limit: int | None = None
     decompile: Decompile = "user"
+    fresh: bool = False
 
     def validate(self) -> RunOptions:
         """Return ``self`` when usable, else raise ``UsageError`` with a one-line fix."""
@@ -91,7 +93,9 @@ class Option:
     metavar: str | None = None
     type: Callable[[str], Any] | None = None
     switch: bool = False  # a flag without a value (store_true)
-    negation: tuple[str, str, str] | None = None  # (flag, help, example) of the flag that stores False
+    # a switch with a ``--no-`` twin (argparse ``BooleanOptionalAction``): True, False, or None when neither is
+    # given (torch's own default); the same two spellings on the command line and the magic line
+    negatable: bool = False
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -112,14 +116,12 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "dynamic",
         "--dynamic",
-        "torch.compile(dynamic=True): symbolic sizes from the first compile",
+        "--dynamic: torch.compile(dynamic=True), symbolic sizes from the first compile; --no-dynamic: "
+        "torch.compile(dynamic=False), one static compile per input size; neither (default): Dynamo's automatic "
+        "dynamic shapes",
         "--dynamic",
         switch=True,
-        negation=(
-            "--no-dynamic",
-            "torch.compile(dynamic=False): one static compile per input size",
-            "--no-dynamic (default: neither, Dynamo's automatic dynamic)",
-        ),
+        negatable=True,
     ),
     Option(
         "fullgraph",
@@ -155,6 +157,15 @@ OPTIONS: tuple[Option, ...] = (
         "--decompile all",
         metavar="WHICH",
     ),
+    Option(
+        "fresh",
+        "--fresh",
+        "start the code this run compiles from a clean slate: forget what Dynamo's automatic dynamic shapes "
+        "remember of it from earlier runs in this process (the report says when a frame is dynamic because of "
+        "one), for this code only, without torch._dynamo.reset()",
+        "--fresh",
+        switch=True,
+    ),
 )
 
 
@@ -177,23 +188,20 @@ def add_arguments(add: Callable[..., Any], command: str) -> None:
     (argparse itself, or IPython's ``magic_arguments.argument``); ``command`` starts each help's example."""
     defaults = RunOptions()
     for opt in OPTIONS + OUTPUTS:
-
-        def helped(text: str, example: str) -> str:
-            return f"{text}. Example: {command} {example}".replace("%", "%%")  # argparse formats help with %
-
+        example = f"{command} {opt.example}"
+        if opt.negatable:
+            example += f", or {command} --no-{opt.flag.removeprefix('--')}"
         kwargs: dict[str, Any] = {"dest": opt.dest, "default": getattr(defaults, opt.dest) if opt in OPTIONS else None}
-        if opt.switch:
+        if opt.negatable:
+            kwargs["action"] = argparse.BooleanOptionalAction
+            kwargs["default"] = None  # neither flag: torch's own default
+        elif opt.switch:
             kwargs["action"] = "store_true"
-            if opt.negation is not None:
-                kwargs["default"] = None  # neither flag: torch's own default
         else:
             kwargs["metavar"] = opt.metavar
             if opt.type is not None:
                 kwargs["type"] = opt.type
-        add(opt.flag, help=helped(opt.help, opt.example), **kwargs)
-        if opt.negation is not None:
-            flag, text, example = opt.negation
-            add(flag, dest=opt.dest, default=None, action="store_false", help=helped(text, example))
+        add(opt.flag, help=f"{opt.help}. Example: {example}".replace("%", "%%"), **kwargs)  # argparse formats help with %
 
 
 def unwritable(path: str, flag: str) -> str | None:

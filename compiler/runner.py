@@ -11,6 +11,9 @@ exceptions and KeyboardInterrupt. Only this thread's events are kept. After the 
 code object the run compiled is dropped when every entry in it came from the explorer, so re-running
 a cell re-captures its frames and Dynamo's helper globals (``__compiled_fn_*``, ``__resume_at_*``) are
 cleaned from the namespace; code that also holds the user's own compiled entries is left untouched.
+What Dynamo's automatic dynamic shapes learned stays, as after any torch.compile run: the next run of
+the same code starts from it, and its report says so ([Note: automatic dynamic memory] in _compat.py;
+``--fresh`` forgets it for the cell's own code and what the run compiles).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from .collectors.base import gc_paused
 from .collectors.dispatch import Dispatcher
 from .model import CompileReport, ErrorInfo
 from .options import RunOptions
+from .reset import forget_file
 from .schema import report_errors
 
 __all__ = ["CellRun", "Progress", "run_cell"]
@@ -100,6 +104,8 @@ def run_cell(
         scope_reason=program.scope_reason,
         cell={"filename": filename, "source": source},
     )
+    if options.fresh:  # before the collectors read the memory: what --fresh forgot is not "carried"
+        forget_file(filename)
     kinds = DEFAULT_COLLECTORS if collectors is None else ordered(tuple(collectors))
     run_collectors = [cls() for cls in kinds]
     ctx.attach(run_collectors)
@@ -176,7 +182,7 @@ def _execute(
     )
     if program.scope == "calls":  # [Note: calls scope] in calls.py
         assert program.module_code is not None
-        scaffold.calls = CallCompiler(optimize)
+        scaffold.calls = CallCompiler(optimize, fresh=options.fresh)
         if CALL_NAME not in namespace:
             scaffold.added_names.append(CALL_NAME)
         namespace[CALL_NAME] = scaffold.calls

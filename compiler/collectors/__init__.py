@@ -9,6 +9,7 @@ here (docs/architecture.md, "How to add an artifact kind").
 from __future__ import annotations
 
 from .aot_graphs import AotGraphsCollector
+from .automatic_dynamic import AutomaticDynamicCollector
 from .base import CaptureContext, CodeRecord, Collector
 from .counters import CountersCollector
 from .dynamic_shapes import DynamicShapesCollector
@@ -35,6 +36,7 @@ REGISTRY: tuple[type[Collector], ...] = (
     GraphBreaksCollector,
     RecompilesCollector,
     DynamicShapesCollector,
+    AutomaticDynamicCollector,
     TimingsCollector,
     CountersCollector,
     SourcesCollector,

@@ -4,7 +4,8 @@ Rows come from ``guard_export_fn`` (GuardBuilder names: TENSOR_MATCH, ID_MATCH, 
 EQUALS_MATCH, SEQUENCE_LENGTH, SHAPE_ENV, ...). The guard-manager tree (``str`` of each cache entry's
 guard manager, read before the run's cache entries are dropped: exactly what ``TORCH_LOGS=guards``
 prints) adds the checks the export leaves out (``check_tensor(...)``) and the user line each guard came
-from; a frame with no export (empty graph) gets its rows from the tree.
+from (``guard_line``: a root guard such as the global state has none); a frame with no export (empty
+graph) gets its rows from the tree.
 """
 
 from __future__ import annotations
@@ -88,6 +89,22 @@ def parse_tree(text: str, filename: str) -> list[tuple[str, str, str, int | None
     return out
 
 
+def guard_line(guard: Guard, leaves: list[tuple[str, str, int | None]]) -> int | None:
+    """The user line of an exported guard, from the tree leaves ``(kind, code, line)`` of its source.
+
+    A guard with a source takes the line of a leaf of its own kind, else of any leaf of its source (they
+    all come from the same value). The root guards have no source: grad mode, default device, the
+    global-state blob and the shape guards all sit under ``source=''``, so one of them may only take
+    the line of a leaf that holds its own check (a shape guard's ``2 <= L['x'].size()[0]``, first used
+    on that line), never that of a neighbour: the global state has no user line.
+    """
+    if not guard.source:
+        codes = set(guard.code)
+        return next((ln for _, c, ln in leaves if ln is not None and c in codes), None)
+    same_kind = (ln for k, _, ln in leaves if k == guard.type and ln is not None)
+    return next(same_kind, next((ln for _, _, ln in leaves if ln is not None), None))
+
+
 def _origin(source: str) -> str:
     if source.startswith("L["):
         return "LOCAL"
@@ -135,7 +152,7 @@ class GuardsCollector(Collector):
                     by_source.setdefault(s, []).append((k, c, ln))
                 for g in rows:
                     found = by_source.get(g.source, [])
-                    g.line = next((ln for _, _, ln in found if ln is not None), None)
+                    g.line = guard_line(g, found)
                     same_kind = [c for k, c, _ in found if k == g.type]
                     if not g.code and same_kind:
                         g.code = same_kind

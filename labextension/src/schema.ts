@@ -120,6 +120,10 @@ export interface RunOptions {
    * Which frames' modified bytecode was decompiled with depyf: 'user' (frames of the cell's and the user's files), 'all', 'none'. Absent before minor version 3 (then: all).
    */
   decompile?: 'user' | 'all' | 'none';
+  /**
+   * --fresh: Dynamo's automatic-dynamic memory of the code this run compiles (the cell's own code and every function or module it compiles) was forgotten before it compiled, so earlier runs changed nothing (compiler.reset_code). Absent before minor version 5 (then: false).
+   */
+  fresh?: boolean;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -182,6 +186,10 @@ export interface Frame {
    */
   compile_time_s: number | null;
   phases: Phase[];
+  /**
+   * The inputs Dynamo's automatic dynamic shapes held as dynamic for this frame's code when the compile ended (torch._dynamo.pgo; TORCH_LOGS=dynamic says 'marking ... as dynamic (from automatic dynamic/PGO)'), with the compile that marked each. Absent before minor version 5.
+   */
+  automatic_dynamic?: AutomaticDynamic[];
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -338,6 +346,40 @@ export interface Phase {
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "AutomaticDynamic".
+ */
+export interface AutomaticDynamic {
+  /**
+   * The input as Dynamo names it, e.g. L['x'] or L['n'].
+   */
+  source: string;
+  /**
+   * A tensor (dims: its size dims marked dynamic) or an int (scalar).
+   */
+  kind: 'tensor' | 'scalar';
+  /**
+   * The size dims marked dynamic; empty for a scalar, or for a tensor whose number of dims changed.
+   */
+  dims: number[];
+  /**
+   * What Dynamo remembers now: 'size (?, 3)' ('?': dynamic) or '?' for a scalar.
+   */
+  now: string;
+  /**
+   * The compile of this run that marked it dynamic (its size or value differed from what an earlier compile of the same code saw); null: it was already dynamic when this run started, marked by an earlier run in this process (state carried between runs).
+   */
+  marked_in: string | null;
+  /**
+   * On the compile that marked it: what Dynamo had remembered before, e.g. 'size (2, 3)' or '2'; else null.
+   */
+  was: string | null;
+  /**
+   * On the compile that marked it: what Dynamo had remembered before came from an earlier run, not from a compile of this run.
+   */
+  was_from_earlier_run: boolean;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
  * via the `definition` "Graph".
  */
 export interface Graph {
@@ -400,6 +442,10 @@ export interface OutputCode {
    */
   source: string;
   kernels: Kernel[];
+  /**
+   * Each kernel call of the wrapper (its kernels and extern kernels such as extern_kernels.addmm) with the FX nodes it computes, in source order; from inductor's provenance tracking and its 'Source Nodes' comments.
+   */
+  calls?: KernelCall[];
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -409,6 +455,36 @@ export interface Kernel {
   name: string;
   language: 'cpp' | 'triton' | 'python';
   source: string;
+  /**
+   * Names of the nodes of the Dynamo graph of the same compile_id (graphs[kind=dynamo].nodes[].name) this kernel computes, in graph order (none for a backward kernel).
+   */
+  nodes?: string[];
+  /**
+   * Names of the post-grad graph nodes this kernel computes: the nodes of the AOT graph of the output code's kind (aot_forward, aot_backward, aot_inference) where the names agree.
+   */
+  aot_nodes?: string[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "KernelCall".
+ */
+export interface KernelCall {
+  /**
+   * A kernel of kernels[] or an extern kernel (extern_kernels.addmm).
+   */
+  kernel: string;
+  /**
+   * 1-based line of the call in source.
+   */
+  line: number;
+  /**
+   * As Kernel.nodes, for this call.
+   */
+  nodes: string[];
+  /**
+   * As Kernel.aot_nodes, for this call.
+   */
+  aot_nodes: string[];
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -594,7 +670,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 4 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 5 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

@@ -58,6 +58,13 @@ CASES: dict[str, dict[str, Any]] = {
         "source": "import torch\n\ndef scaled_relu(x):\n    return torch.relu(x) * x.shape[0]\n\nfor n in (8, 16, 32):\n    r = scaled_relu(torch.randn(n))\n",
         "options": {"backend": "eager"},
     },
+    # issue 11 item 6: the dynamic_sizes cell run a second time in the same kernel. Dynamo's automatic dynamic
+    # remembers that x changed size, so the one frame starts symbolic and no recompile happens; the report says so
+    "rerun_dynamic": {
+        "source": "import torch\n\ndef scaled_relu(x):\n    return torch.relu(x) * x.shape[0]\n\nfor n in (8, 16, 32):\n    r = scaled_relu(torch.randn(n))\n",
+        "options": {"backend": "eager"},
+        "runs_before": 1,
+    },
     "cell_scope": {
         "source": "import torch\nx = torch.randn(4)\ny = x * 2\nprint('y is', y.shape)\nz = y.sum()\nz\n",
         "options": {"backend": "eager"},
@@ -105,6 +112,7 @@ def skeleton(report: dict[str, Any]) -> dict[str, Any]:
                 "guards": sorted({f"{g['type']} {g['source']}" for g in f["guards"] if g["source"].startswith(("L[", "G["))}),
                 "recompiles": [r["failed_compile_id"] for r in f["recompile_reasons"]],
                 "graph_kinds": [report["graphs"][g]["kind"] for g in f["graph_ids"]],
+                "automatic_dynamic": [[d["source"], d["dims"], d["marked_in"]] for d in f.get("automatic_dynamic", [])],
             }
         )
     graphs = [[g["compile_id"], g["kind"], [n["op"] for n in g["nodes"]]] for g in report["graphs"] if g["kind"] == "dynamo"]

@@ -31,6 +31,8 @@ def run_case(name: str) -> dict:
         linecache.cache[earlier] = (len(case["earlier"]), None, case["earlier"].splitlines(True), earlier)
         exec(compile(case["earlier"], earlier, "exec"), namespace)  # noqa: S102
         labels = {earlier: case["labels"]["earlier"], filename: case["labels"]["cell"]}
+    for _ in range(case.get("runs_before", 0)):  # the same cell run before, in the same kernel
+        run_cell(case["source"], namespace, RunOptions(**case["options"]), filename=filename, label_file=labels.get)
     run = run_cell(case["source"], namespace, RunOptions(**case["options"]), filename=filename, label_file=labels.get)
     return normalize_report(run.report)
 
