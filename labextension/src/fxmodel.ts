@@ -370,10 +370,67 @@ export function shapeText(node: FxNode): string {
   return `${shortDtype(node.dtype)}${node.shape ? `[${node.shape.join(', ')}]` : ''}`;
 }
 
+/**
+ * The dotted path of a parameter or buffer Dynamo lifted into a graph input, from the name it gave it:
+ * 'g_layer_modules_norm1_parameters_weight_' -> 'layer.norm1.weight'; null for any other name.
+ */
+export function liftedPath(name: string): string | null {
+  const m = /^[lg]_(.+)_$/.exec(name);
+  if (!m || !/_(?:parameters|buffers)_/.test(name)) {
+    return null;
+  }
+  return m[1].split(/_(?:modules|parameters|buffers)_/).join('.');
+}
+
+/** A module path of nn_module_stack as a dotted path: "L['self'].layers.0" -> 'self.layers.0'. */
+export function modulePath(path: string): string {
+  return path.replace(/^[A-Z]\['([^']*)'\]/, '$1');
+}
+
+/** Longest line of a wrapped parameter label. */
+const WRAP = 18;
+
+/**
+ * Split a dotted path into lines of at most WRAP characters at its dots (a longer part keeps its line).
+ */
+export function wrapPath(path: string, width = WRAP): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const part of path.split(/(?<=\.)/)) {
+    if (line && line.length + part.length > width) {
+      lines.push(line);
+      line = '';
+    }
+    line += part;
+  }
+  if (line) {
+    lines.push(line);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The name an FX node is drawn with: a lifted parameter or buffer by its dotted path, relative to the module
+ * it is drawn in and wrapped at its dots (the long mangled names made the row of inputs far wider than the
+ * graph); any other node by its name.
+ */
+export function displayName(node: FxNode): string {
+  const lifted = node.op === 'placeholder' ? liftedPath(node.name) : null;
+  if (!lifted) {
+    return node.name;
+  }
+  const stack = node.nn_module_stack ?? [];
+  const owner = stack.length > 0 ? modulePath(stack[stack.length - 1]) : '';
+  const path = owner && lifted.startsWith(owner + '.') ? lifted.slice(owner.length + 1) : lifted;
+  return wrapPath(path);
+}
+
 /** Label of an FX node in the picture. */
 export function nodeLabel(node: FxNode): string {
-  const target = node.target.length > 48 ? node.target.slice(0, 47) + '…' : node.target;
-  const parts = [node.name];
+  // An AOT graph's targets are aten overloads: 'torch.ops.aten.addmm.default' reads 'aten.addmm.default'.
+  const full = node.target.replace(/^torch\.ops\./, '');
+  const target = full.length > 48 ? full.slice(0, 47) + '…' : full;
+  const parts = [displayName(node)];
   if (node.op !== 'placeholder' && node.op !== 'output' && target !== node.name) {
     parts.push(target);
   }

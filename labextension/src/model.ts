@@ -6,6 +6,7 @@
  *   de-duplicated graph breaks, the line key that links source lines, bytecode rows and FX nodes, and
  *   where a line is for people (`In [2], line 9`, `transformers/generation/utils.py:2412`).
  */
+import { KernelIndex } from './kernels';
 import {
   SUPPORTED_MAJORS,
   type CompileReport,
@@ -153,6 +154,7 @@ export class ReportIndex {
   readonly breakGroups: IBreakGroup[] = [];
   /** Files the report names, by filename (reports of minor 3 on). */
   readonly sources = new Map<string, SourceFile>();
+  private _kernels: KernelIndex | null = null;
 
   constructor(readonly report: CompileReport) {
     for (const source of report.sources ?? []) {
@@ -211,6 +213,12 @@ export class ReportIndex {
       }
     }
     return false;
+  }
+
+  /** FX node <-> inductor kernel links of the report's output code (built on first use). */
+  get kernels(): KernelIndex {
+    this._kernels ??= new KernelIndex(this.report);
+    return this._kernels;
   }
 
   /** Number of dynamo graphs (AOT graphs are views of those). */
@@ -338,11 +346,15 @@ export class ReportIndex {
   }
 }
 
+/** A local as a guard's code names it, `L['items']`; the group is its plain name. */
+const LOCAL_NAME = /L\['([A-Za-z_]\w*)'\]/g;
+
 /**
  * The guards of `previous` that the recompile reasons of `frame` name.
  *
- * Dynamo words a failed guard as the check itself ("L['x'] == 3") or, for tensors,
- * "tensor 'a' dtype mismatch ...": both are matched.
+ * Dynamo words a failed guard as the check itself ("L['x'] == 3", or with the local's plain name:
+ * "len(items) == 1" for the guard `len(L['items']) == 1`) or, for tensors, "tensor 'a' dtype mismatch ...":
+ * all are matched.
  */
 export function failedGuards(frame: Frame, previous: Frame | null): Set<Guard> {
   const out = new Set<Guard>();
@@ -352,7 +364,9 @@ export function failedGuards(frame: Frame, previous: Frame | null): Set<Guard> {
   for (const { reason } of frame.recompile_reasons) {
     const tensorNames = [...reason.matchAll(/tensor '([^']+)'/g)].map(m => m[1]);
     for (const guard of previous.guards) {
-      const codeHit = guard.code.some(code => code.length > 0 && reason.includes(code));
+      const codeHit = guard.code.some(
+        code => code.length > 0 && (reason.includes(code) || reason.includes(code.replace(LOCAL_NAME, '$1')))
+      );
       const tensorHit =
         guard.type === 'TENSOR_MATCH' &&
         tensorNames.some(name => guard.source === `L['${name}']` || guard.source === name);

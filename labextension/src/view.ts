@@ -5,8 +5,12 @@
  */
 import type { IViewContext } from './context';
 import { formatSeconds, h } from './dom';
+import { frameAutomaticDynamic, frameSymbols } from './frameSymbols';
+import { PaneLayout } from './layout';
 import { LineLinker } from './linking';
+import type { IKernelRef } from './kernels';
 import { ReportIndex } from './model';
+import { CodePane } from './panes/code';
 import { FxGraphPane } from './panes/fxGraph';
 import type { Pane } from './panes/pane';
 import { PANE_REGISTRY, ROW_CLASSES, type PaneRow } from './panes/registry';
@@ -33,6 +37,8 @@ export function showProblem(root: HTMLElement, problem: { kind: string; message:
 export class ReportView implements IViewContext {
   readonly index: ReportIndex;
   readonly linker: LineLinker;
+  /** Splitters, height handles and the maximised pane. */
+  readonly layout: PaneLayout;
   private _frame: Frame | null = null;
   private readonly _panes = new Map<PaneName, Pane>();
   private readonly _frameTitle: HTMLElement;
@@ -49,6 +55,7 @@ export class ReportView implements IViewContext {
     const nav = h('nav', { class: 'jp-DynamoExplorer-nav' });
     const main = h('div', { class: 'jp-DynamoExplorer-main' }, this._frameTitle);
     let row = null as { name: PaneRow; element: HTMLElement } | null;
+    const rows: HTMLElement[] = [];
     for (const entry of PANE_REGISTRY) {
       const pane = entry.create(this);
       this._panes.set(entry.name, pane);
@@ -58,8 +65,9 @@ export class ReportView implements IViewContext {
         nav.appendChild(pane.element);
       } else if (entry.row) {
         if (row?.name !== entry.row) {
-          row = { name: entry.row, element: h('div', { class: ROW_CLASSES[entry.row] }) };
+          row = { name: entry.row, element: h('div', { class: ROW_CLASSES[entry.row], data: { row: entry.row } }) };
           main.appendChild(row.element);
+          rows.push(row.element);
         }
         row.element.appendChild(pane.element);
       } else {
@@ -68,6 +76,7 @@ export class ReportView implements IViewContext {
       }
     }
     _root.append(...top, h('div', { class: 'jp-DynamoExplorer-body' }, nav, main));
+    this.layout = new PaneLayout(_root, rows, Array.from(this._panes.values()));
   }
 
   /** The frame shown now. */
@@ -129,9 +138,42 @@ export class ReportView implements IViewContext {
       await this.selectFrame(graph.compile_id);
     }
     const fx = this.fxPane;
+    this.layout.reveal(fx.name);
     await this._busy(fx.showGraph(graphId));
     if (typeof fx.element.scrollIntoView === 'function') {
       fx.element.scrollIntoView({ block: 'nearest' });
+    }
+  }
+
+  async showNode(graphId: number, nodeName: string): Promise<void> {
+    const graph = this.index.graphs.get(graphId);
+    if (!graph) {
+      return;
+    }
+    if (!this._frame || this._frame.compile_id !== graph.compile_id) {
+      await this.selectFrame(graph.compile_id);
+    }
+    const fx = this.fxPane;
+    this.layout.reveal(fx.name);
+    await this._busy(fx.showNode(graphId, nodeName).then(() => undefined));
+    if (typeof fx.element.scrollIntoView === 'function') {
+      fx.element.scrollIntoView({ block: 'nearest' });
+    }
+  }
+
+  async showKernel(ref: IKernelRef): Promise<void> {
+    const code = this.index.kernels.codes[ref.code];
+    if (!code) {
+      return;
+    }
+    if (!this._frame || this._frame.compile_id !== code.compile_id) {
+      await this.selectFrame(code.compile_id);
+    }
+    const pane = this._pane('code', CodePane);
+    this.layout.reveal(pane.name);
+    await this._busy(pane.showKernel(ref).then(() => undefined));
+    if (typeof pane.element.scrollIntoView === 'function') {
+      pane.element.scrollIntoView({ block: 'nearest' });
     }
   }
 
@@ -139,6 +181,7 @@ export class ReportView implements IViewContext {
     if (frame && frame !== this._frame) {
       await this.selectFrame(frame.compile_id);
     }
+    this.layout.reveal('source');
     this._pane('source', SourcePane).flashLine(line);
     const key = this._frame ? this.index.frameLineKey(this._frame, line) : `cell:${line}`;
     this.linker.activate(key);
@@ -151,6 +194,7 @@ export class ReportView implements IViewContext {
     for (const pane of this._panes.values()) {
       pane.dispose();
     }
+    this.layout.dispose();
     this.linker.dispose();
   }
 
@@ -194,6 +238,14 @@ export class ReportView implements IViewContext {
         title: phases
       })
     );
+    const symbols = frameSymbols(this, frame);
+    if (symbols) {
+      el.append(symbols);
+    }
+    const dynamic = frameAutomaticDynamic(frame);
+    if (dynamic) {
+      el.append(dynamic);
+    }
     if (frame.fail_reason) {
       el.append(
         h(

@@ -3,7 +3,7 @@
  * user sees: panes present, counts right, frame tree, links resolved, SVG drawn, breaks marked, hover links.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { PANES, type CompileReport, type Frame } from '../src/schema';
+import { PANES, type CompileReport, type Frame, type Guard } from '../src/schema';
 import { loadGoldens, pane, render, settled } from './helpers';
 
 /** Graph kinds the FX pane draws: compiled graphs, and the partial graph of a fullgraph error. */
@@ -240,8 +240,10 @@ describe.each(loadGoldens())('golden %s', (_name, report) => {
       expect(guards.querySelectorAll('.jp-DynamoExplorer-guardGroup .jp-DynamoExplorer-guard')).toHaveLength(
         frame.guards.length
       );
+      // One group per source; the root guards (no source) split into the shape guards and the global state.
+      const isShape = (g: Guard): boolean => g.source === '' && g.type === 'SHAPE_ENV' && g.code.length > 0;
       expect(guards.querySelectorAll('.jp-DynamoExplorer-guardGroup')).toHaveLength(
-        new Set(frame.guards.map(g => g.source)).size
+        new Set(frame.guards.map(g => `${g.source}|${isShape(g)}`)).size
       );
       if (frame.recompile_reasons.length > 0) {
         const reasons = guards.querySelector('[data-section="recompile-reasons"]')!;

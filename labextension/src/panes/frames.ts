@@ -1,9 +1,11 @@
 /**
  * Frame navigator: every compiled frame in compile order. Resume functions sit under the frame whose
- * modified bytecode created them; recompiles of one code object form a chain [0/0] → [0/1].
+ * modified bytecode created them; recompiles of one code object form a chain [0/0] → [0/1], each arrow's
+ * tooltip naming the guard that failed.
  */
 import type { IViewContext } from '../context';
 import { h } from '../dom';
+import { shortReason } from '../guardsModel';
 import type { IChain } from '../model';
 import type { Frame } from '../schema';
 import { emptyState, Pane } from './pane';
@@ -60,7 +62,16 @@ export class FramesPane extends Pane {
     const chips = h('span', { class: 'jp-DynamoExplorer-chain' });
     chain.frames.forEach((frame, i) => {
       if (i > 0) {
-        chips.appendChild(h('span', { class: 'jp-DynamoExplorer-chainArrow', text: '→' }));
+        const before = chain.frames[i - 1];
+        const why =
+          frame.recompile_reasons.find(r => r.failed_compile_id === before.compile_id) ?? frame.recompile_reasons[0];
+        chips.appendChild(
+          h('span', {
+            class: 'jp-DynamoExplorer-chainArrow',
+            text: '→',
+            title: why ? `recompiled: ${shortReason(why.reason)}` : `recompiled after [${before.compile_id}]`
+          })
+        );
       }
       chips.appendChild(this._chip(frame));
     });

@@ -1,12 +1,12 @@
 /**
  * Parts of the FX graph pane about single nodes: the details of a clicked node (target, args,
- * shape/dtype, users, module, line) and the paged table view of all nodes.
+ * shape/dtype, users, module, line, the inductor kernels computing it) and the paged table view of all nodes.
  */
 import type { IViewContext } from '../context';
 import { button, h } from '../dom';
 import { shapeText, type FxModel, type INodeItem } from '../fxmodel';
 import { lineColourClass } from '../linking';
-import type { Frame, Node as FxNode } from '../schema';
+import type { Frame, Graph, Node as FxNode } from '../schema';
 
 /** Rows the table shows per page. */
 const TABLE_PAGE = 500;
@@ -24,26 +24,53 @@ export function nodeDetails(ctx: IViewContext, frame: Frame | null, node: FxNode
           h('dd', {}, h('code', { text: value }))
         )
       : null;
+  const fields = h(
+    'dl',
+    {},
+    field('op', node.op),
+    field('target', node.target),
+    field('args', node.args),
+    field('kwargs', node.kwargs && node.kwargs !== '{}' ? node.kwargs : null),
+    field('shape / dtype', shapeText(node) || null),
+    field('users', node.users.join(', ') || null),
+    field('module', node.nn_module_stack.join(' › ') || null),
+    field('file', node.filename && node.line !== null ? ctx.index.place(node.filename, node.line) : null),
+    kernelLinks(ctx, frame, node)
+  );
   const out: HTMLElement[] = [
     h('div', { class: 'jp-DynamoExplorer-detailsTitle', text: node.name, data: { node: node.name } }),
-    h(
-      'dl',
-      {},
-      field('op', node.op),
-      field('target', node.target),
-      field('args', node.args),
-      field('kwargs', node.kwargs && node.kwargs !== '{}' ? node.kwargs : null),
-      field('shape / dtype', shapeText(node) || null),
-      field('users', node.users.join(', ') || null),
-      field('module', node.nn_module_stack.join(' › ') || null),
-      field('file', node.filename && node.line !== null ? ctx.index.place(node.filename, node.line) : null)
-    )
+    fields
   ];
   if (node.line !== null && frame) {
     const line = node.line;
     out.push(button(`show line ${line}`, () => void ctx.jumpToLine(frame, line), { class: 'jp-DynamoExplorer-link' }));
   }
   return out;
+}
+
+/**
+ * The "kernels" field of a node's details: a link per inductor kernel (or extern kernel call) computing it, which
+ * opens the code pane's inductor tab on it; null when no output code names the node.
+ */
+function kernelLinks(ctx: IViewContext, frame: Frame | null, node: FxNode): HTMLElement | null {
+  const graph: Graph | undefined = frame ? ctx.index.graphsOf(frame).find(g => g.nodes.includes(node)) : undefined;
+  const refs = graph ? ctx.index.kernels.kernelsOfNode(graph, node.name) : [];
+  if (refs.length === 0) {
+    return null;
+  }
+  const kinds = new Set(refs.map(r => ctx.index.kernels.codes[r.code]?.kind));
+  const dd = h('dd', { class: 'jp-DynamoExplorer-nodeKernels' });
+  for (const ref of refs) {
+    const kind = ctx.index.kernels.codes[ref.code]?.kind ?? '';
+    dd.appendChild(
+      button(kinds.size > 1 ? `${ref.kernel} (${kind})` : ref.kernel, () => void ctx.showKernel(ref), {
+        class: 'jp-DynamoExplorer-link jp-DynamoExplorer-kernelLink',
+        title: `show ${ref.kernel} in the inductor ${kind} code`,
+        data: { kernel: ref.kernel, kind }
+      })
+    );
+  }
+  return h('div', { class: 'jp-DynamoExplorer-field' }, h('dt', { text: refs.length > 1 ? 'kernels' : 'kernel' }), dd);
 }
 
 /**

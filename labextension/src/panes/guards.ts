@@ -1,10 +1,26 @@
 /**
- * Guards pane: the frame's guards grouped by source (L['a'], G['torch']) with their type and code. On a
- * recompile the guard(s) that failed are highlighted and a diff against the previous compile is shown.
- * Dynamic-shape symbols, shape guards and the raw guard tree of the frame follow.
+ * Guards pane: why this compiled code runs again, or not. On top, for a code object compiled more than once,
+ * its recompile timeline ([0/0] → [0/1], the failed guard on each arrow) and the reasons and diff of this
+ * recompile. Then the frame's guards, grouped by source and ordered by `orderGuards` (guardsModel.ts): the
+ * failed ones, the shape guards, the inputs, modules and parameters, globals; the global state last, as one
+ * collapsed summary row. The raw guard tree closes the pane. The frame's dynamic-shape symbols are in the
+ * frame title (panes/symbols.ts).
  */
 import type { IViewContext } from '../context';
-import { button, clear, h } from '../dom';
+import { button, clear, h, type Child, type IProps } from '../dom';
+import {
+  diffGuards,
+  globalStateFields,
+  globalStateSummary,
+  guardKey,
+  orderGuards,
+  recompileTimeline,
+  shortReason,
+  splitMarkChecks,
+  TIER_TITLES,
+  type GuardTier,
+  type IGuardGroup
+} from '../guardsModel';
 import { failedGuards, guardText } from '../model';
 import { PANE_TITLES, type Frame, type Guard } from '../schema';
 import { emptyState, Pane } from './pane';
@@ -30,56 +46,37 @@ export class GuardsPane extends Pane {
    * Show a frame's guards.
    */
   protected render(frame: Frame): void {
-    const { index } = this.ctx;
+    const { index, report } = this.ctx;
     clear(this.body);
     this.title.textContent = `${PANE_TITLES.guards} (${frame.guards.length})`;
     const previous =
       frame.recompile_reasons.length > 0 || index.recompileCount > 0 ? index.previousCompile(frame) : null;
     const failed = failedGuards(frame, previous);
-    const failedKeys = new Set([...failed].map(g => `${g.type}|${g.source}`));
-    if (frame.recompile_reasons.length > 0) {
-      const box = h('div', { class: 'jp-DynamoExplorer-recompile', data: { section: 'recompile-reasons' } });
-      for (const reason of frame.recompile_reasons) {
-        box.appendChild(
-          h(
-            'div',
-            { class: 'jp-DynamoExplorer-recompileReason' },
-            h('strong', {
-              text: `Recompiled${reason.failed_compile_id ? `: a guard of [${reason.failed_compile_id}] failed` : ''}: `
-            }),
-            h('span', { class: 'jp-DynamoExplorer-message', text: reason.reason })
-          )
-        );
-      }
-      this.body.appendChild(box);
-    }
+    const failedKeys = new Set([...failed].map(guardKey));
+    this._timeline(frame);
+    this._reasons(frame);
     if (previous && previous !== frame) {
-      const diff = this._diff(frame, previous, failed);
-      const details = h(
-        'details',
-        { class: 'jp-DynamoExplorer-guardDiff', data: { section: 'guard-diff' } },
-        h('summary', { text: `Diff vs guards of [${previous.compile_id}]` }),
-        diff
-      );
-      details.open = frame.recompile_reasons.length > 0;
-      this.body.appendChild(details);
+      this.body.appendChild(this._diff(frame, previous, failed));
     }
     if (frame.guards.length === 0) {
       this.body.appendChild(emptyState('<no guards>'));
     }
-    const groups = new Map<string, Guard[]>();
-    for (const guard of frame.guards) {
-      const list = groups.get(guard.source);
-      if (list) {
-        list.push(guard);
-      } else {
-        groups.set(guard.source, [guard]);
-      }
+    const shapeGuards = report.shape_guards.filter(s => s.compile_id === frame.compile_id);
+    const shapeExprs = new Set(shapeGuards.map(s => s.expr));
+    // Shape guards the frame's guards do not hold (an export without SHAPE_ENV) are shown as rows of their own.
+    const held = new Set(frame.guards.flatMap(g => g.code));
+    const extra: Guard[] = shapeGuards
+      .filter(s => !held.has(s.expr))
+      .map(s => ({ type: 'SHAPE', source: '', code: [s.expr], line: s.line, origin: 'SHAPE_ENV' }));
+    const { groups, state } = orderGuards([...extra, ...frame.guards], failedKeys, shapeExprs);
+    const list = h('div', { class: 'jp-DynamoExplorer-guardList', data: { section: 'guards' } });
+    this.body.appendChild(list);
+    this._renderGroups(frame, list, groups, 0, failedKeys, previous, null);
+    if (state.length > 0) {
+      list.appendChild(this._stateRow(frame, state));
     }
-    this._renderGroups(frame, [...groups], 0, failedKeys, previous);
-    this._shapes(frame);
     if (frame.guard_tree) {
-      const tree = this.ctx.index.labelPaths(frame.guard_tree);
+      const tree = index.labelPaths(frame.guard_tree);
       const details = h(
         'details',
         { class: 'jp-DynamoExplorer-guardTree' },
@@ -94,34 +91,116 @@ export class GuardsPane extends Pane {
     }
   }
 
+  /** The compiles of this frame's code object, each arrow naming the guard that failed; a click selects one. */
+  private _timeline(frame: Frame): void {
+    const timeline = recompileTimeline(this.ctx.index, frame);
+    if (!timeline) {
+      return;
+    }
+    const select = (target: Frame) => () => void this.ctx.selectFrame(target.compile_id);
+    const box = h(
+      'div',
+      { class: 'jp-DynamoExplorer-timeline', data: { section: 'recompile-timeline' } },
+      h('span', { class: 'jp-DynamoExplorer-muted', text: `${timeline.frames.length} compiles of ${frame.code.name}:` })
+    );
+    timeline.frames.forEach((f, i) => {
+      if (i > 0) {
+        const step = timeline.steps[i - 1];
+        box.appendChild(
+          plainButton(
+            {
+              class: 'jp-DynamoExplorer-timelineStep',
+              title: `[${step.to.compile_id}] was compiled because a guard of [${step.from.compile_id}] failed:\n${step.reason}`,
+              data: { from: step.from.compile_id, to: step.to.compile_id },
+              onclick: select(step.to)
+            },
+            h('span', { text: '→ ' }),
+            h('code', { text: step.short }),
+            h('span', { text: ' →' })
+          )
+        );
+      }
+      const chip = plainButton(
+        {
+          class: `jp-DynamoExplorer-chip jp-DynamoExplorer-status-${f.status}${f === frame ? ' jp-mod-selected' : ''}`,
+          title: `[${f.compile_id}] ${f.code.name}: ${f.status.replace('_', ' ')}`,
+          data: { compileId: f.compile_id },
+          onclick: select(f)
+        },
+        h('span', { class: 'jp-DynamoExplorer-statusDot' }),
+        `[${f.compile_id}]`
+      );
+      if (f === frame) {
+        chip.setAttribute('aria-current', 'true');
+      }
+      box.appendChild(chip);
+    });
+    this.body.appendChild(box);
+  }
+
+  /** Why this compile happened: each failed guard's check, its user stack folded below it. */
+  private _reasons(frame: Frame): void {
+    if (frame.recompile_reasons.length === 0) {
+      return;
+    }
+    const box = h('div', { class: 'jp-DynamoExplorer-recompile', data: { section: 'recompile-reasons' } });
+    for (const reason of frame.recompile_reasons) {
+      const short = shortReason(reason.reason);
+      const rest = reason.reason.slice(reason.reason.indexOf(short) + short.length).trim();
+      const head = h(
+        'span',
+        {},
+        h('strong', {
+          text: `Recompiled${reason.failed_compile_id ? `: a guard of [${reason.failed_compile_id}] failed` : ''}: `
+        }),
+        h('code', { class: 'jp-DynamoExplorer-message', text: short })
+      );
+      box.appendChild(
+        rest
+          ? h(
+              'details',
+              { class: 'jp-DynamoExplorer-recompileReason' },
+              h('summary', {}, head),
+              h('pre', { class: 'jp-DynamoExplorer-code', text: reason.reason })
+            )
+          : h('div', { class: 'jp-DynamoExplorer-recompileReason' }, head)
+      );
+    }
+    this.body.appendChild(box);
+  }
+
   /** Draw guard groups from `start` until about GUARD_PAGE rows, then a 'show more' button. */
   private _renderGroups(
     frame: Frame,
-    groups: Array<[string, Guard[]]>,
+    list: HTMLElement,
+    groups: IGuardGroup[],
     start: number,
     failedKeys: Set<string>,
     previous: Frame | null,
-    anchor: HTMLElement | null = null
+    anchor: HTMLElement | null
   ): void {
     const fragment = document.createDocumentFragment();
     let rows = 0;
     let i = start;
     for (; i < groups.length && rows < GUARD_PAGE; i++) {
-      const [source, guards] = groups[i];
+      const { tier, source, guards } = groups[i];
+      if (i === 0 || groups[i - 1].tier !== tier) {
+        fragment.appendChild(h('div', { class: 'jp-DynamoExplorer-guardTier', text: TIER_TITLES[tier] }));
+      }
       rows += guards.length;
       const group = h(
         'div',
-        { class: 'jp-DynamoExplorer-guardGroup', data: { source } },
+        { class: 'jp-DynamoExplorer-guardGroup', data: { source, tier } },
         h(
           'div',
           { class: 'jp-DynamoExplorer-guardSource' },
-          source ? h('code', { text: source }) : h('span', { text: 'global state' }),
+          source ? h('code', { text: source }) : h('span', { text: sourceless(tier) }),
           h('span', { class: 'jp-DynamoExplorer-muted', text: ` ${guards[0].origin} · ${guards.length}` })
         )
       );
       for (const guard of guards) {
         const row = this._guardRow(frame, guard);
-        if (failedKeys.has(`${guard.type}|${guard.source}`)) {
+        if (failedKeys.has(guardKey(guard))) {
           row.classList.add('jp-mod-failed');
           row.title = `the same guard failed in [${previous?.compile_id}] and caused this recompile`;
         }
@@ -130,11 +209,11 @@ export class GuardsPane extends Pane {
       fragment.appendChild(group);
     }
     if (i < groups.length) {
-      const left = groups.slice(i).reduce((n, [, g]) => n + g.length, 0);
+      const left = groups.slice(i).reduce((n, g) => n + g.guards.length, 0);
       const more = button(
         `show more (${left} guards left)`,
         () => {
-          this._renderGroups(frame, groups, i, failedKeys, previous, more);
+          this._renderGroups(frame, list, groups, i, failedKeys, previous, more);
         },
         { class: 'jp-DynamoExplorer-more' }
       );
@@ -143,16 +222,66 @@ export class GuardsPane extends Pane {
     if (anchor) {
       anchor.replaceWith(fragment);
     } else {
-      this.body.appendChild(fragment);
+      list.appendChild(fragment);
     }
   }
 
+  /** The global-state guards as one collapsed row that names them and expands to their rows. */
+  private _stateRow(frame: Frame, state: Guard[]): HTMLElement {
+    const details = h(
+      'details',
+      { class: 'jp-DynamoExplorer-guardGroup jp-DynamoExplorer-globalState', data: { source: '', tier: 'state' } },
+      h('summary', {
+        class: 'jp-DynamoExplorer-guardSource',
+        text: globalStateSummary(state),
+        title: 'Checked on every call, whatever the inputs: grad mode, default device, deterministic algorithms, ...'
+      })
+    );
+    for (const guard of state) {
+      details.appendChild(this._guardRow(frame, guard));
+    }
+    return details;
+  }
+
+  /** A guard's checks, one per line; the 'not marked dynamic' checks of a tensor folded into one line. */
+  private _checks(code: string[]): HTMLElement {
+    const { kept, markChecks, marks } = splitMarkChecks(code);
+    const out = h('span', { class: 'jp-DynamoExplorer-guardCode' }, ...kept.map(c => h('code', { text: c })));
+    if (markChecks.length > 0) {
+      out.appendChild(
+        h(
+          'details',
+          { class: 'jp-DynamoExplorer-markChecks' },
+          h('summary', {
+            text: `not marked ${marks.join(', ')} (${markChecks.length} hasattr checks)`,
+            title: 'The tensor carries no mark of torch._dynamo.mark_dynamic, mark_unbacked, mark_static, ...'
+          }),
+          ...markChecks.map(c => h('code', { text: c }))
+        )
+      );
+    }
+    return out;
+  }
+
   private _guardRow(frame: Frame, guard: Guard): HTMLElement {
+    const fields = guard.type === 'GLOBAL_STATE' && guard.code.length === 1 ? globalStateFields(guard.code[0]) : null;
+    const code = fields
+      ? h(
+          'span',
+          { class: 'jp-DynamoExplorer-guardCode', title: guard.code[0] },
+          h('code', { text: '___check_global_state() against' }),
+          h(
+            'span',
+            { class: 'jp-DynamoExplorer-stateFields' },
+            ...fields.map(([k, v]) => h('code', { text: `${k}=${v}` }))
+          )
+        )
+      : this._checks(guard.code);
     const row = h(
       'div',
       { class: 'jp-DynamoExplorer-guard', data: { type: guard.type } },
       h('span', { class: 'jp-DynamoExplorer-guardType', text: guard.type }),
-      h('span', { class: 'jp-DynamoExplorer-guardCode' }, ...guard.code.map(code => h('code', { text: code }))),
+      code,
       guard.line !== null
         ? button(`line ${guard.line}`, () => void this.ctx.jumpToLine(frame, guard.line!), {
             class: 'jp-DynamoExplorer-link'
@@ -163,73 +292,62 @@ export class GuardsPane extends Pane {
     return row;
   }
 
+  /**
+   * The diff against the compile before, folded under a one-line summary of its counts: a changed guard
+   * once, with only its checks that differ.
+   */
   private _diff(frame: Frame, previous: Frame, failed: Set<Guard>): HTMLElement {
-    const now = new Set(frame.guards.map(guardText));
-    const before = new Set(previous.guards.map(guardText));
-    const out = h('div', { class: 'jp-DynamoExplorer-diff' });
-    let same = 0;
-    for (const guard of previous.guards) {
-      const text = guardText(guard);
-      if (!now.has(text)) {
-        out.appendChild(
-          h(
-            'div',
-            {
-              class: `jp-DynamoExplorer-diffRow jp-mod-removed${failed.has(guard) ? ' jp-mod-failed' : ''}`,
-              data: { diff: 'removed' },
-              title: failed.has(guard) ? 'this guard failed' : ''
-            },
-            `- ${text}`
-          )
-        );
-      } else {
-        same += 1;
-      }
-    }
-    for (const guard of frame.guards) {
-      const text = guardText(guard);
-      if (!before.has(text)) {
-        out.appendChild(
-          h('div', { class: 'jp-DynamoExplorer-diffRow jp-mod-added', data: { diff: 'added' } }, `+ ${text}`)
-        );
-      }
-    }
-    out.appendChild(h('div', { class: 'jp-DynamoExplorer-muted', text: `${same} guards unchanged` }));
-    return out;
-  }
-
-  private _shapes(frame: Frame): void {
-    const { report } = this.ctx;
-    const symbols = report.symbols.filter(s => s.compile_id === frame.compile_id);
-    const shapeGuards = report.shape_guards.filter(s => s.compile_id === frame.compile_id);
-    if (symbols.length === 0 && shapeGuards.length === 0) {
-      return;
-    }
-    const section = h(
-      'div',
-      { class: 'jp-DynamoExplorer-shapes', data: { section: 'dynamic-shapes' } },
-      h('div', { class: 'jp-DynamoExplorer-guardSource', text: 'Dynamic shapes' })
+    const diff = diffGuards(previous.guards, frame.guards);
+    const counts = [
+      diff.changed.length ? `${diff.changed.length} changed` : '',
+      diff.removed.length ? `${diff.removed.length} removed` : '',
+      diff.added.length ? `${diff.added.length} added` : '',
+      `${diff.unchanged} unchanged`
+    ].filter(Boolean);
+    const details = h(
+      'details',
+      { class: 'jp-DynamoExplorer-guardDiff', data: { section: 'guard-diff' } },
+      h('summary', { text: `Diff vs guards of [${previous.compile_id}]: ${counts.join(', ')}` })
     );
-    for (const s of symbols) {
-      section.appendChild(
-        h(
-          'div',
-          { class: 'jp-DynamoExplorer-guard' },
-          h('code', { class: 'jp-DynamoExplorer-guardType', text: s.symbol }),
-          h('span', { text: `${s.source} = ${s.value}, range ${s.range}` })
-        )
+    const out = h('div', { class: 'jp-DynamoExplorer-diff' });
+    const row = (kind: string, text: string, failedGuard = false): HTMLElement =>
+      h(
+        'div',
+        {
+          class: `jp-DynamoExplorer-diffRow jp-mod-${kind}${failedGuard ? ' jp-mod-failed' : ''}`,
+          data: { diff: kind },
+          title: failedGuard ? 'this guard failed' : ''
+        },
+        text
       );
+    for (const { before, after, removed, added } of diff.changed) {
+      out.appendChild(row('changed', `~ ${after.type} ${after.source}`, failed.has(before)));
+      for (const code of removed) {
+        out.appendChild(row('removed', `  - ${code}`));
+      }
+      for (const code of added) {
+        out.appendChild(row('added', `  + ${code}`));
+      }
     }
-    for (const g of shapeGuards) {
-      section.appendChild(
-        h(
-          'div',
-          { class: 'jp-DynamoExplorer-guard' },
-          h('span', { class: 'jp-DynamoExplorer-guardType', text: 'SHAPE' }),
-          h('code', { text: g.expr })
-        )
-      );
+    for (const guard of diff.removed) {
+      out.appendChild(row('removed', `- ${guardText(guard)}`, failed.has(guard)));
     }
-    this.body.appendChild(section);
+    for (const guard of diff.added) {
+      out.appendChild(row('added', `+ ${guardText(guard)}`));
+    }
+    details.appendChild(out);
+    return details;
   }
+}
+
+/** A button (type=button, so it submits nothing) with element children. */
+function plainButton(props: IProps, ...children: Child[]): HTMLButtonElement {
+  const el = h('button', props, ...children);
+  el.type = 'button';
+  return el;
+}
+
+/** The heading of a group of guards that have no source. */
+function sourceless(tier: GuardTier): string {
+  return tier === 'shape' ? 'shape environment' : 'global state';
 }

@@ -5,6 +5,7 @@
 import type { IViewContext } from '../context';
 import { button, formatSeconds, h, plural } from '../dom';
 import { PANE_TITLES } from '../schema';
+import { dynamicText } from '../frameSymbols';
 import { Pane, type IPaneShell } from './pane';
 
 /**
@@ -59,7 +60,8 @@ function renderHeader(ctx: IViewContext, facts: HTMLElement, element: HTMLElemen
   const backendExtras = [
     opts.mode ? `mode=${opts.mode}` : '',
     opts.dynamic !== null ? `dynamic=${opts.dynamic}` : '',
-    opts.fullgraph ? 'fullgraph' : ''
+    opts.fullgraph ? 'fullgraph' : '',
+    opts.fresh ? 'fresh' : ''
   ].filter(Boolean);
   facts.append(
     fact('device', report.device),
@@ -93,6 +95,10 @@ function renderHeader(ctx: IViewContext, facts: HTMLElement, element: HTMLElemen
       )
     );
   }
+  const carried = carriedState(ctx);
+  if (carried) {
+    element.appendChild(carried);
+  }
   for (const diag of report.diagnostics) {
     element.appendChild(
       h(
@@ -119,4 +125,46 @@ function renderHeader(ctx: IViewContext, facts: HTMLElement, element: HTMLElemen
     }
     element.appendChild(details);
   }
+}
+
+/**
+ * The banner that explains state carried between runs: frames whose inputs were already dynamic when the run
+ * started, because Dynamo's automatic dynamic shapes remember what an earlier run in this process saw
+ * (frames[].automatic_dynamic with marked_in null); null when there is none.
+ */
+function carriedState(ctx: IViewContext): HTMLElement | null {
+  const { report } = ctx;
+  const items: HTMLElement[] = [];
+  for (const frame of report.frames) {
+    const carried = (frame.automatic_dynamic ?? []).filter(d => d.marked_in === null);
+    if (carried.length === 0) {
+      continue;
+    }
+    items.push(
+      h(
+        'li',
+        { data: { compileId: frame.compile_id } },
+        button(`[${frame.compile_id}]`, () => void ctx.selectFrame(frame.compile_id), {
+          class: 'jp-DynamoExplorer-link'
+        }),
+        ` ${frame.code.name}: ${carried.map(dynamicText).join('; ')}`
+      )
+    );
+  }
+  if (items.length === 0) {
+    return null;
+  }
+  return h(
+    'div',
+    { class: 'jp-DynamoExplorer-banner jp-mod-info', data: { banner: 'carried-state' } },
+    h('strong', { text: 'Dynamic from an earlier run: ' }),
+    h('span', {
+      text:
+        "Dynamo's automatic dynamic shapes remember, per code (file, line, name) and for the whole process, which " +
+        'inputs changed size. These frames started symbolic, so the recompile an earlier run went through does not ' +
+        'happen again. Run the cell with --fresh to start this code from a clean slate (compiler.reset_code(fn) ' +
+        'does it for one function).'
+    }),
+    h('ul', {}, ...items)
+  );
 }
