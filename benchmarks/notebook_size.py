@@ -1,12 +1,17 @@
-"""Size of a saved notebook that holds one ``%%dynamo`` report of a big model (issue 10, item 7: at most 10 MB
-for 10,000 FX nodes), and what each part of the output takes.
+"""Size of saved notebooks with ``%%dynamo`` reports, and what each part of the outputs takes.
 
-    python benchmarks/notebook_size.py [--layers 385] [--json OUT]
+    python benchmarks/notebook_size.py [--layers 385] [--json OUT]   # one big model (issue 10, item 7)
+    python benchmarks/notebook_size.py --tour [--json OUT]           # per cell of notebooks/*.ipynb (issue 11, item 4)
 
-Runs a real notebook in a real kernel (nbclient): ``%load_ext kernel_ext``, then a ``%%dynamo --backend eager``
-cell that calls a ``torch.nn.TransformerEncoder`` of N layers (385 layers: about 10,000 FX nodes in one
-frame; benchmarks/render_bench.py's model), saves it with nbformat and prints the file's size, the size of
-each MIME type of the report output, and the FX node count read back from the saved report.
+Both run real notebooks in a real kernel (nbclient) and save them with nbformat.
+
+- ``--layers N``: ``%load_ext kernel_ext``, then a ``%%dynamo --backend eager`` cell that calls a
+  ``torch.nn.TransformerEncoder`` of N layers (385 layers: about 10,000 FX nodes in one frame;
+  benchmarks/render_bench.py's model); prints the file's size, the size of each MIME type of the report
+  output, and the FX node count read back from the saved report.
+- ``--tour``: every notebook of notebooks/; for each ``%%dynamo`` cell, the bytes of its saved outputs
+  (as nbformat writes them), split into the report (the JSON part), its static ``text/html`` view, and the
+  rest (``text/plain``, the user's own outputs); plus the outputs that show nothing (an empty ``data``).
 """
 
 from __future__ import annotations
@@ -50,11 +55,58 @@ def run(layers: int) -> dict[str, object]:
     return {"layers": layers, "fx_nodes": nodes, "notebook_bytes": file_bytes, "parts": parts, "run_s": round(seconds, 1)}
 
 
+def _bytes(value: object) -> int:
+    return len(json.dumps(value, separators=(",", ":")).encode())
+
+
+def tour(notebooks: list[Path]) -> list[dict[str, object]]:
+    """Per ``%%dynamo`` cell of each notebook: the saved bytes of its outputs, by part."""
+    rows: list[dict[str, object]] = []
+    for source in notebooks:
+        nb = nbformat.read(source, as_version=4)
+        NotebookClient(nb, timeout=1800, kernel_name="python3", resources={"metadata": {"path": str(REPO)}}).execute()
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / source.name
+            nbformat.write(nb, path)
+            saved = nbformat.read(path, as_version=4)
+        magic = [c for c in saved.cells if c.cell_type == "code" and c.source.startswith("%%dynamo")]
+        for number, c in enumerate(magic, 1):
+            parts = {"report": 0, "html": 0, "other": 0}
+            for o in c.outputs:
+                data = o.get("data") or {}
+                for mime, value in data.items():
+                    key = "report" if mime == MIME_TYPE else "html" if mime == "text/html" else "other"
+                    parts[key] += _bytes(value)
+            rows.append(
+                {
+                    "notebook": source.name,
+                    "cell": number,
+                    "first_line": c.source.splitlines()[0],
+                    "outputs_bytes": _bytes(c.outputs),
+                    **{f"{k}_bytes": v for k, v in parts.items()},
+                    "empty_outputs": sum(1 for o in c.outputs if o.output_type == "display_data" and not o.get("data")),
+                }
+            )
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--layers", type=int, default=385)
+    ap.add_argument("--tour", action="store_true", help="measure every %%dynamo cell of notebooks/*.ipynb instead")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
+    if args.tour:
+        rows = tour(sorted((REPO / "notebooks").glob("*.ipynb")))
+        print(f"{'notebook':16} {'cell':>4} {'outputs KB':>10} {'report KB':>9} {'html KB':>8} {'other KB':>8} {'empty':>5}")
+        for r in rows:
+            print(
+                f"{r['notebook']:16} {r['cell']:>4} {r['outputs_bytes'] / 1024:10.1f} {r['report_bytes'] / 1024:9.1f} "  # type: ignore[operator]
+                f"{r['html_bytes'] / 1024:8.1f} {r['other_bytes'] / 1024:8.1f} {r['empty_outputs']:>5}"  # type: ignore[operator]
+            )
+        if args.json:
+            args.json.write_text(json.dumps(rows, indent=1))
+        return
     result = run(args.layers)
     print(
         f"{result['fx_nodes']} FX nodes: notebook {result['notebook_bytes'] / 1e6:.2f} MB "

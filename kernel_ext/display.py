@@ -2,7 +2,9 @@
 
 Contents:
 - ``bundle(report)``: ``{MIME_TYPE: report, "text/html": static view, "text/plain": one line}``,
-  sent with ``display(bundle, raw=True)``: the JupyterLab extension renders the first, other
+  sent in place of the live progress line (its display updated to the bundle, see progress.py:
+  [Note: the report takes the progress line's place]), or with ``display(bundle, raw=True)`` when there
+  is no line: the JupyterLab (and Notebook 7) extension renders the first, other
   frontends (VS Code, nbconvert, GitHub) the HTML, consoles the one-liner. A big report goes in its
   stored form (``compiler.encoding``: gzip + base64 above 256 KB of JSON; a tenth of the size).
 - ``CompileReport``: the report as ``--out NAME`` stores it: a plain JSON-ready dict that shows

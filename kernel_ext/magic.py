@@ -2,7 +2,8 @@
 
 Contents:
 - ``DynamoMagics``: the magics class; ``dynamo`` is the cell magic. Its options are declared
-  with ``magic_arguments``, so ``%%dynamo?`` prints them with an example each.
+  with ``magic_arguments``, so ``%%dynamo?`` prints them with an example each, as plain text
+  (``PlainHelpFormatter``: no reStructuredText ``::`` blocks or ``<METAVAR>`` brackets).
 - ``StrictCaptureError``: raised (shown) by ``--strict`` when the capture had problems.
 
 The magic is thin: it parses options, registers the cell text with IPython's compiler cache
@@ -13,6 +14,8 @@ one raw bundle (``kernel_ext.display``), writes the standalone page for ``--html
 
 from __future__ import annotations
 
+import argparse
+import inspect
 import os
 import sys
 
@@ -20,7 +23,7 @@ from IPython.core.displayhook import DisplayHook
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, cell_magic, magics_class
-from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.core.magic_arguments import argument, kwds, magic_arguments, parse_argstring
 from IPython.display import display
 
 from compiler import RunOptions, run_cell
@@ -30,7 +33,19 @@ from compiler.options import add_arguments, unwritable
 from .display import CompileReport, bundle
 from .progress import ProgressLine
 
-__all__ = ["DynamoMagics", "StrictCaptureError"]
+__all__ = ["DynamoMagics", "PlainHelpFormatter", "StrictCaptureError"]
+
+
+class PlainHelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """``%%dynamo?`` as plain text. IPython's ``MagicHelpFormatter`` writes reStructuredText for Sphinx (the
+    usage line in a ``::`` block, ``<OUT.html>`` around a metavar that is not a plain name), which the ``?``
+    pager shows as it is; this one dedents the docstring (its first line too) and writes ``Usage: %%dynamo [...]``."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return super()._fill_text(inspect.cleandoc(text), width, indent)
+
+    def add_usage(self, usage, actions, groups, prefix=None) -> None:
+        super().add_usage(usage, actions, groups, "Usage: %%")
 
 
 class StrictCaptureError(RuntimeError):
@@ -58,6 +73,7 @@ class DynamoMagics(Magics):
         return self.shell
 
     @magic_arguments()
+    @kwds(formatter_class=PlainHelpFormatter)
     @_run_arguments
     @argument(
         "--out",
@@ -94,9 +110,7 @@ class DynamoMagics(Magics):
         to compile them). A cell that calls nothing of its own is compiled as one frame. The
         report's header says which callees were compiled and why (scope_reason).
 
-        Examples::
-
-            %load_ext kernel_ext
+        Example (after %load_ext kernel_ext):
 
             %%dynamo --backend eager
             def toy_example(a, b):
@@ -115,6 +129,7 @@ class DynamoMagics(Magics):
         source = "\n" + cell
         filename = shell.compile.cache(source, _cell_number(shell), raw_code=source)
         progress = None if args.quiet else ProgressLine.for_shell(shell)
+        run = None
         try:
             run = run_cell(
                 source,
@@ -132,12 +147,17 @@ class DynamoMagics(Magics):
             return None
         finally:
             if progress is not None:
-                progress.close()
+                progress.stop()
+                if run is None:  # no report will replace the line: it says so rather than stay spent
+                    progress.finish(None)
         report = CompileReport(run.report)
         if args.out:
             shell.user_ns[args.out] = report
         if not args.quiet:
-            display(bundle(report), raw=True)
+            # [Note: the report takes the progress line's place] (kernel_ext/progress.py)
+            shown = bundle(report)
+            if progress is None or not progress.finish(shown):
+                display(shown, raw=True)
         if args.html is not None:
             _write_html(report, args.html)
         if run.exception is not None:
@@ -155,9 +175,6 @@ class DynamoMagics(Magics):
         # A trailing `;` hides Out[n], as in a plain cell. (Not @output_can_be_silenced: IPython
         # then tokenizes the cell after the magic returns, which fails on a cell with a syntax error.)
         return None if DisplayHook.semicolon_at_end_of_expression(cell) else run.value
-
-    # magic_arguments writes the usage line as "%dynamo [...]"; it is a cell magic.
-    dynamo.__doc__ = dynamo.__doc__.replace("%dynamo [", "%%dynamo [", 1)
 
     def _show_exception(self, exc: BaseException) -> None:
         """Show the cell's exception as IPython shows a plain cell's: ``run_cell`` already starts its

@@ -2,29 +2,44 @@
 
 VS Code, nbconvert HTML, GitHub and nbviewer show the ``text/html`` part of the ``%%dynamo``
 bundle. This module turns a report dict (``compiler/schema/compile_report.v1.schema.json``)
-into that HTML. It is a pure function of the report: no IPython, no torch, no script.
+into that HTML. It is a function of the report: no IPython, no torch, no script; the one thing it
+runs is Graphviz's ``dot``, to draw the small FX pictures.
+
+[Note: a lean summary] The notebook output already holds the whole report (the JSON part, which
+the JupyterLab and Notebook 7 renderer and ``--html`` show in full); the HTML is what a reader
+without the extension sees, so it summarises instead of copying: the cell's source with its graph
+breaks marked, the frames, each frame's original bytecode (dis-style text) beside what Dynamo's
+modified code does (the calls of graphs and resume functions, the decompiled source or one line on
+why there is none), the leading guards, the graph breaks in full, a small picture of each FX graph
+(an SVG drawn by Graphviz's ``dot`` when the graph has at most ``MAX_PICTURE_NODES`` nodes; one line
+otherwise, or when ``dot`` is not installed), dynamic-shape symbols, and one line per AOT graph and
+inductor output. Guard trees, modified bytecode listings, node tables and generated code stay in
+the report only. Sizes per tour cell: BENCHMARKS.md §4.
 
 Contents:
 - ``render(report) -> str``: the whole view, its sections in the order of the report view's panes
   (``compiler.schema.PANES``, the schema's ``x-dynamo-explorer.panes``, which the JupyterLab renderer
   also follows).
 - ``SECTIONS``: pane name -> ``StaticSection``, how this view shows that pane: a part drawn once for the
-  report (``report``: header, frames, dynamic shapes, graphs, output code) and/or a part drawn inside each
-  frame's ``<details>`` (``frame``: source, bytecode, guards, graph breaks), the frame parts in pane order
-  too, with consecutive ``column`` parts side by side. ``ABSENT``: panes this view leaves out, each with its
-  reason (none today); a test checks that every pane is in one of the two.
-- Section helpers ``_header``, ``_banners``, ``_logs``, ``_frames_table``, ``_frame``, ``_source``,
-  ``_bytecode``, ``_guards``, ``_shapes``, ``_breaks``, ``_graph``, ``_output_code``.
+  report (``report``: header, frames, cell source, dynamic shapes, graphs, output code) and/or a part drawn
+  inside each frame's ``<details>`` (``frame``: source excerpt, bytecode, guards, graph breaks), the frame
+  parts in pane order too, with consecutive ``column`` parts side by side. ``ABSENT``: panes this view
+  leaves out, each with its reason (none today); a test checks that every pane is in one of the two.
+- ``fx_picture(graph) -> str``: the inline SVG of one FX graph (``dot``), sanitised; raises ``NoDot``
+  when Graphviz is not installed.
 
 [Note: escaping] Every string that comes from the report (user code, names, messages, bytecode
 argreprs, FX targets) goes through ``_e`` (``html.escape`` with quotes). Links are emitted only
-for ``http(s)://`` URLs. Nothing else from the report reaches the markup unescaped.
+for ``http(s)://`` URLs. The SVG that ``dot`` writes is parsed and written again from an allow-list
+of SVG elements and attributes, its text escaped by ``_e``. Nothing else from the report reaches the
+markup unescaped.
 """
 
 from __future__ import annotations
 
 import html
 import re
+import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -32,13 +47,39 @@ from typing import Any
 from compiler.schema import PANE_TITLES, PANES
 from compiler.summary import one_line
 
-__all__ = ["ABSENT", "MAX_PRE_CHARS", "MAX_ROWS", "SECTIONS", "StaticSection", "render"]
+__all__ = [
+    "ABSENT",
+    "MAX_PICTURE_NODES",
+    "MAX_PRE_CHARS",
+    "MAX_ROWS",
+    "NO_DOT",
+    "SECTIONS",
+    "NoDot",
+    "StaticSection",
+    "fx_picture",
+    "render",
+]
 
 #: Tables longer than this are cut (the JupyterLab extension shows everything).
 MAX_ROWS = 400
-# Code blocks (guard trees, readable graphs, output code) of a 10,000-node model run to megabytes;
-# the static view keeps the start of each, the report (JupyterLab view, --out) keeps all of it.
-MAX_PRE_CHARS = 100_000
+#: Code blocks (decompiled code, a failure's text, a graph's code when it has no picture) keep their start.
+MAX_PRE_CHARS = 8_000
+#: Bytecode instructions listed per frame; guards shown per frame (inputs first); log records shown.
+MAX_INSTRUCTIONS = 150
+MAX_GUARDS = 12
+MAX_LOGS = 20
+#: FX graphs drawn as a picture: at most this many nodes each, at most this many pictures per report.
+MAX_PICTURE_NODES = 60
+MAX_PICTURES = 20
+#: A cell source longer than this shows only the lines around its marks.
+MAX_SOURCE_LINES = 300
+
+#: The one line shown instead of the pictures when Graphviz's ``dot`` cannot be run.
+NO_DOT = (
+    "No FX pictures here: they are drawn by Graphviz's <code>dot</code> program, which is not installed "
+    "(<code>apt install graphviz</code>, <code>brew install graphviz</code> or <code>conda install graphviz</code>); "
+    "the JupyterLab view draws them without it."
+)
 
 _STATUS_LABEL = {
     "ok": "ok",
@@ -49,6 +90,8 @@ _STATUS_LABEL = {
     "empty": "empty",
 }
 
+# text-align needs !important: JupyterLab's and nbconvert's `:not(.jp-RenderedMarkdown).jp-RenderedHTMLCommon td`
+# (two classes) right-aligns every cell of an HTML output
 _CSS = """
 .dx-report{font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:var(--jp-ui-font-size1,13px);
  color:var(--jp-ui-font-color1,#1f1f1f);line-height:1.35}
@@ -58,7 +101,7 @@ _CSS = """
  font-size:var(--jp-code-font-size,12px)}
 .dx-report pre{margin:2px 0;padding:4px 6px;background:var(--jp-layout-color2,#f3f3f3);overflow:auto;max-height:420px}
 .dx-report table{border-collapse:collapse;margin:2px 0}
-.dx-report th,.dx-report td{border:1px solid var(--jp-border-color2,#d0d0d0);padding:1px 6px;text-align:left;
+.dx-report th,.dx-report td{border:1px solid var(--jp-border-color2,#d0d0d0);padding:1px 6px;text-align:left!important;
  vertical-align:top}
 .dx-report th{background:var(--jp-layout-color2,#eee)}
 .dx-report summary{cursor:pointer}
@@ -77,6 +120,16 @@ _CSS = """
 .dx-break{margin:4px 0 8px;padding:4px 8px;border-left:4px solid var(--jp-warn-color1,#f57c00)}
 .dx-ref{color:var(--jp-brand-color1,#1565c0)}
 .dx-report td .dx-mono{white-space:pre-wrap;overflow-wrap:anywhere}
+.dx-report td .dx-nowrap{white-space:nowrap}
+.dx-report .dx-src .dx-hit{background:var(--jp-warn-color3,#fff2cc)}
+.dx-mark{color:var(--jp-warn-color0,#b45309);font-weight:bold;cursor:help}
+.dx-fx{color:var(--jp-ui-font-color1,#222);max-width:100%;overflow:auto}
+.dx-fx svg{max-width:100%;height:auto}
+.dx-fx text{fill:currentColor;font-family:var(--jp-ui-font-family,sans-serif)}
+.dx-fx .graph>polygon{fill:none}
+.dx-fx .node polygon,.dx-fx .node ellipse{fill:var(--jp-layout-color1,#fff);stroke:currentColor}
+.dx-fx .edge path{stroke:currentColor}
+.dx-fx .edge polygon{fill:currentColor;stroke:currentColor}
 """
 
 
@@ -92,33 +145,44 @@ def _link(url: Any, text: str) -> str:
     return _e(url) if url else ""
 
 
-def _table(head: list[str], rows: list[list[str]], what: str) -> str:
-    """A table of already-escaped cells; cut at MAX_ROWS with a visible note."""
+def _table(head: list[str], rows: list[list[str]], what: str, limit: int = MAX_ROWS) -> str:
+    """A table of already-escaped cells; cut at ``limit`` rows with a visible note."""
     if not rows:
         return f'<div class="dx-meta">no {_e(what)}</div>'
-    shown = rows[:MAX_ROWS]
+    shown = rows[:limit]
     out = ["<table><thead><tr>", *(f"<th>{_e(h)}</th>" for h in head), "</tr></thead><tbody>"]
     out += ["<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in shown]
     out.append("</tbody></table>")
-    if len(rows) > MAX_ROWS:
-        out.append(
-            f'<div class="dx-meta">… {len(rows) - MAX_ROWS} more {_e(what)} not shown here '
-            "(the JupyterLab extension shows all).</div>"
-        )
+    if len(rows) > limit:
+        out.append(f'<div class="dx-meta">… {len(rows) - limit} more {_e(what)}: {_FULL_VIEW}</div>')
     return "".join(out)
 
 
-def _pre(text: Any) -> str:
+_FULL_VIEW = "the report itself holds them (JupyterLab or Notebook 7 with dynamo-explorer, or <code>--html</code>)"
+
+
+def _pre(text: Any, limit: int = MAX_PRE_CHARS) -> str:
     text = "" if text is None else str(text)
-    if len(text) <= MAX_PRE_CHARS:
+    if len(text) <= limit:
         return f"<pre>{_e(text)}</pre>"
-    cut = text.rfind("\n", 0, MAX_PRE_CHARS)
-    cut = cut if cut > 0 else MAX_PRE_CHARS
+    cut = text.rfind("\n", 0, limit)
+    cut = cut if cut > 0 else limit
     return (
         f"<pre>{_e(text[:cut])}</pre>"
         f'<div class="dx-meta">… {len(text) - cut} more characters not shown here (the JupyterLab view and '
         "<code>--out</code> keep all of it)</div>"
     )
+
+
+def _plain_line(text: Any, limit: int = 200) -> str:
+    """The first non-empty line of ``text``, at most ``limit`` characters (not escaped)."""
+    first = next((line.strip() for line in str(text or "").splitlines() if line.strip()), "")
+    return first if len(first) <= limit else first[: limit - 1] + "…"
+
+
+def _one_line(text: Any, limit: int = 200) -> str:
+    """``_plain_line``, escaped."""
+    return _e(_plain_line(text, limit))
 
 
 def _details(summary: str, body: str, open_: bool = False) -> str:
@@ -208,6 +272,9 @@ def render(report: dict) -> str:
         section = SECTIONS.get(pane)
         if section is not None and section.report is not None:
             parts.append(section.report(report, cell))
+    parts.append(
+        f'<div class="dx-meta">A static summary of the report; every bytecode row, guard tree, graph and kernel: {_FULL_VIEW}.</div>'
+    )
     parts.append("</div>")
     return "".join(parts)
 
@@ -228,13 +295,36 @@ def _graphs_section(report: dict, cell: _Cell) -> str:
     graphs = report.get("graphs") or []
     if not graphs:
         return ""
-    return f"<h4>Graphs ({len(graphs)})</h4>" + "".join(_graph(g, cell) for g in graphs)
+    out = [f"<h4>Graphs ({len(graphs)})</h4>"]
+    pictures = _Pictures()
+    lines = []
+    for g in graphs:
+        if g.get("kind") in ("dynamo", "dynamo_partial"):
+            out.append(_graph(g, cell, pictures))
+        else:
+            lines.append(f"<li>{_graph_title(g)}</li>")
+    if pictures.no_dot:
+        out.insert(1, f'<div class="dx-meta dx-nodot">{NO_DOT}</div>')
+    if lines:
+        out.append(f"<div>AOT graphs:<ul>{''.join(lines)}</ul></div>")
+    return "".join(out)
 
 
 def _output_code_section(report: dict, cell: _Cell) -> str:
-    if not report.get("output_code"):
+    outputs = report.get("output_code") or []
+    if not outputs:
         return ""
-    return "<h4>Inductor output code</h4>" + "".join(_output_code(o, cell) for o in report["output_code"])
+    items = []
+    for o in outputs:
+        kernels = o.get("kernels") or []
+        names = ", ".join(f"{_e(k.get('name'))} ({_e(k.get('language'))})" for k in kernels[:8])
+        more = f", … {len(kernels) - 8} more" if len(kernels) > 8 else ""
+        lines = len(str(o.get("source") or "").splitlines())
+        items.append(
+            f"<li>[{_e(o.get('compile_id'))}] {_e(o.get('kind'))}: {lines} lines of wrapper, "
+            f"{len(kernels)} kernel{'s' if len(kernels) != 1 else ''}{': ' + names + more if names else ''}</li>"
+        )
+    return f"<h4>Inductor output code</h4><ul>{''.join(items)}</ul>"
 
 
 def _logs(report: dict) -> str:
@@ -242,10 +332,16 @@ def _logs(report: dict) -> str:
     if not logs:
         return ""
     rows = [
-        [_e(r.get("level")), _e(r.get("compile_id") or ""), _e(r.get("logger")), f"<pre>{_e(r.get('message'))}</pre>"]
+        [
+            _e(r.get("level")),
+            _e(r.get("compile_id") or ""),
+            _e(r.get("logger")),
+            f'<span class="dx-mono">{_one_line(r.get("message"), 300)}</span>',
+        ]
         for r in logs
     ]
-    return _details(f"<b>torch logs ({len(logs)})</b>", _table(["level", "compile id", "logger", "message"], rows, "log records"))
+    table = _table(["level", "compile id", "logger", "message (first line)"], rows, "log records", MAX_LOGS)
+    return _details(f"<b>torch logs ({len(logs)})</b>", table)
 
 
 def _header(report: dict) -> str:
@@ -274,6 +370,19 @@ def _banners(report: dict, cell: _Cell) -> str:
             f'<div class="dx-banner dx-error"><b>{_e(err.get("type"))}</b>: '
             f'<span class="dx-mono">{_e(err.get("message"))}</span>'
             f"{' — ' + where if where else ''}</div>"
+        )
+    carried = [
+        f"[{_e(f.get('compile_id'))}] {_e((f.get('code') or {}).get('name'))}: "
+        + "; ".join(_dynamic_text(d) for d in f.get("automatic_dynamic") or [] if d.get("marked_in") is None)
+        for f in report.get("frames") or []
+        if any(d.get("marked_in") is None for d in f.get("automatic_dynamic") or [])
+    ]
+    if carried:
+        out.append(
+            '<div class="dx-banner">Dynamic from an earlier run: Dynamo\'s automatic dynamic shapes remember, per '
+            "code and for the whole process, which inputs changed size, so these frames started symbolic and the "
+            "recompile an earlier run went through does not happen again (run with --fresh to start this code from "
+            "a clean slate): " + " · ".join(carried) + "</div>"
         )
     for d in report.get("diagnostics") or []:
         cid = f" [{_e(d['compile_id'])}]" if d.get("compile_id") else ""
@@ -349,17 +458,92 @@ def _frame_head(frame: dict) -> str:
     for r in frame.get("recompile_reasons") or []:
         prev = f" (guard of [{_e(r['failed_compile_id'])}] failed)" if r.get("failed_compile_id") else ""
         out.append(f'<div class="dx-banner dx-warn">recompile{prev}: <span class="dx-mono">{_e(r.get("reason"))}</span></div>')
+    marked = [d for d in frame.get("automatic_dynamic") or [] if d.get("marked_in") == frame.get("compile_id")]
+    if marked:
+        said = "; ".join(_dynamic_text(d) + (f", was {_e(d['was'])}" if d.get("was") else "") for d in marked)
+        out.append(f'<div class="dx-banner">automatic dynamic: this compile marked {said}</div>')
     if frame.get("fail_type") or frame.get("fail_reason"):
         reason = str(frame.get("fail_reason") or "")
         out.append(
             '<div class="dx-banner dx-error">'
-            + _details(
-                f"compile failed: <b>{_e(frame.get('fail_type'))}</b>: {_e(reason.splitlines()[0] if reason else '')}",
-                _pre(reason),
-            )
+            + _details(f"compile failed: <b>{_e(frame.get('fail_type'))}</b>: {_one_line(reason)}", _pre(reason))
             + "</div>"
         )
     return "".join(out)
+
+
+def _dynamic_text(d: dict) -> str:
+    """One input automatic dynamic holds dynamic, escaped: ``L['x'] dim 0 (size (?, 3))``, ``L['n'] (any value)``."""
+    if d.get("kind") == "scalar":
+        return f'<span class="dx-mono">{_e(d.get("source"))}</span> (any value)'
+    dims = d.get("dims") or []
+    where = "dim " + ", ".join(str(int(x)) for x in dims) if dims else "every dim"
+    return f'<span class="dx-mono">{_e(d.get("source"))}</span> {where} ({_e(d.get("now"))})'
+
+
+def _cell_source(report: dict, cell: _Cell) -> str:
+    """The cell's source, numbered as the report numbers it, each graph-break line marked (the break's
+    reason in its ``title`` and in a numbered note under the listing); the line that raised too."""
+    marks: dict[int, list[tuple[int, str]]] = {}
+    notes: list[str] = []
+    seen: dict[tuple, int] = {}
+    for frame in report.get("frames") or []:
+        for b in frame.get("graph_breaks") or []:
+            line, inside = b.get("line"), False
+            if b.get("filename") not in (None, cell.filename):  # the break is in a callee: mark the cell's call
+                calls = [s for s in b.get("user_stack") or [] if s.get("filename") == cell.filename]
+                line, inside = (calls[-1].get("line") if calls else None), True
+            key = (line, b.get("filename"), b.get("line"), b.get("gb_type"), b.get("reason"))
+            if key in seen:
+                notes[seen[key] - 1] += f", [{_e(frame.get('compile_id'))}]"
+                continue
+            why = str(b.get("gb_type") or "graph break")
+            if b.get("reason") and b.get("reason") != b.get("gb_type"):
+                why += f": {str(b['reason']).splitlines()[0]}"
+            where = f" (in {cell.place(b.get('filename'), b.get('line'))})" if inside else ""
+            explained = _plain_line(b.get("explanation"), 160).rstrip(".")
+            at = f"line {line}: " if isinstance(line, int) else ""
+            notes.append(
+                f"{_e(at)}<b>{_e(why)}</b>{_e(where)}"
+                + (f" ({_e(b['gb_id'])})" if b.get("gb_id") else "")
+                + (f". {_e(explained)}." if explained else "")
+                + f" [{_e(frame.get('compile_id'))}]"
+            )
+            seen[key] = len(notes)
+            if isinstance(line, int):
+                title = f"graph break {len(notes)}: {why}{where}" + (f". {explained}." if explained else "")
+                marks.setdefault(line, []).append((len(notes), title))
+    err = report.get("error") or {}
+    if isinstance(err.get("line"), int):
+        marks.setdefault(err["line"], []).append((0, f"{err.get('type')}: {err.get('message')}"))
+    lines = cell.lines
+    first = next((i for i, text in enumerate(lines) if text.strip()), len(lines))
+    numbers = list(range(first + 1, len(lines) + 1))
+    if len(numbers) > MAX_SOURCE_LINES:  # a long script: the lines around each mark (none: no listing)
+        near = {n for m in marks for n in range(m - 3, m + 4)}
+        numbers = [n for n in numbers if n in near]
+    if not numbers:
+        return ""
+    width = len(str(max(numbers)))
+    out, previous = [], first  # the line before the first one listed: a window further down starts with "…"
+    for n in numbers:
+        if n != previous + 1:
+            out.append('<span class="dx-meta">…</span>')
+        previous = n
+        text = f"{n:>{width}}  {lines[n - 1]}".rstrip()
+        here = marks.get(n)
+        if not here:
+            out.append(_e(text))
+            continue
+        tags = " ".join(
+            f'<span class="dx-mark" title="{_e(title)}">◀ {"graph break " + str(i) if i else _e(title.split(":")[0])}</span>'
+            for i, title in here
+        )
+        out.append(f'<span class="dx-hit">{_e(text)}</span>  {tags}')
+    body = f'<pre class="dx-src">{chr(10).join(out)}</pre>'
+    if notes:
+        body += "<ol>" + "".join(f"<li>{n}</li>" for n in notes) + "</ol>"
+    return f"<h4>{_e(PANE_TITLES['source'])}</h4>{body}"
 
 
 def _source(frame: dict, cell: _Cell) -> str:
@@ -370,57 +554,84 @@ def _source(frame: dict, cell: _Cell) -> str:
 
 
 def _original_bytecode(frame: dict, cell: _Cell) -> str:
-    return f"<h5>{_e(PANE_TITLES['original-bytecode'])}</h5>{_bytecode(frame.get('original_bytecode') or [])}"
+    return f"<h5>{_e(PANE_TITLES['original-bytecode'])}</h5>{_listing(frame.get('original_bytecode') or [])}"
 
 
 def _modified_bytecode(frame: dict, cell: _Cell) -> str:
-    return f"<h5>{_e(PANE_TITLES['modified-bytecode'])}</h5>{_bytecode(frame.get('modified_bytecode') or [])}"
+    """What the modified code does, not its listing: the graphs and resume functions it calls, in order."""
+    rows = frame.get("modified_bytecode") or []
+    calls = []
+    for ins in rows:
+        ref = ins.get("ref") or {}
+        if ref.get("graph_id") is not None:
+            calls.append(
+                f'<li>calls <span class="dx-ref">graph {_e(ref["graph_id"])}</span> <code>{_e(ref.get("name"))}</code></li>'
+            )
+        elif ref.get("kind") == "resume" or ref.get("compile_id"):
+            target = f"[{_e(ref['compile_id'])}]" if ref.get("compile_id") else "a resume function"
+            calls.append(f'<li>calls <span class="dx-ref">{target}</span> <code>{_e(ref.get("name"))}</code></li>')
+    head = f'<div class="dx-meta">{len(rows)} instructions (Dynamo\'s glue included)</div>' if rows else ""
+    body = f"<ul>{''.join(calls)}</ul>" if calls else ""
+    return f"<h5>{_e(PANE_TITLES['modified-bytecode'])}</h5>{head}{body}"
 
 
 def _decompiled(frame: dict, cell: _Cell) -> str:
     if frame.get("decompiled_source"):
         return _details("decompiled modified code (depyf)", _pre(frame["decompiled_source"]))
-    if frame.get("decompile_error"):
-        return f'<div class="dx-meta">No decompiled source: {_e(frame["decompile_error"])}.</div>'
+    if frame.get("decompile_error"):  # one line, whatever depyf wrote (older reports hold its raw text)
+        why = _plain_line(frame["decompile_error"], 200).removesuffix("; read the bytecode listing")
+        return f'<div class="dx-meta">No decompiled source: {_e(why)} (the listing is in the JupyterLab view).</div>'
     return ""
 
 
-def _bytecode(rows: list[dict]) -> str:
-    out = []
-    for ins in rows:
-        ref = ins.get("ref")
-        note = ""
-        if ref:
-            if ref.get("graph_id") is not None:
-                note = f' <span class="dx-ref">→ graph {_e(ref["graph_id"])}</span>'
-            elif ref.get("compile_id"):
-                note = f' <span class="dx-ref">→ frame [{_e(ref["compile_id"])}]</span>'
+def _listing(rows: list[dict]) -> str:
+    """Bytecode as ``dis`` prints it (line, offset, opname, argument), as text: a third of a table's bytes."""
+    if not rows:
+        return '<div class="dx-meta">no instructions</div>'
+    shown = rows[:MAX_INSTRUCTIONS]
+    width = max(len(str(ins.get("offset"))) for ins in shown)
+    name_width = min(max(len(str(ins.get("opname"))) for ins in shown), 24)
+    out, last_line = [], None
+    for ins in shown:
+        line = ins.get("line")
+        number = "" if line is None or line == last_line else str(line)
+        last_line = line if line is not None else last_line
+        jump = ">>" if ins.get("is_jump_target") else ""
         target = ins.get("jump_target")
-        target = "" if target is None or f"to {target}" in str(ins.get("argrepr")) else f" → {_e(target)}"
-        out.append(
-            [
-                _e("" if ins.get("line") is None else ins["line"]),
-                ("&gt;&gt; " if ins.get("is_jump_target") else "") + _e(ins.get("offset")),
-                f'<span class="dx-mono">{_e(ins.get("opname"))}</span>',
-                f'<span class="dx-mono">{_e(ins.get("argrepr"))}</span>{target}{note}',
-            ]
-        )
-    return _table(["line", "offset", "opname", "argument"], out, "instructions")
+        arg = str(ins.get("argrepr") or "")
+        if target is not None and f"to {target}" not in arg:
+            arg += f" → {target}"
+        text = f"{number:>4} {jump:>2} {ins.get('offset')!s:>{width}} {ins.get('opname')!s:<{name_width}} {arg}".rstrip()
+        out.append(_e(text))
+    more = ""
+    if len(rows) > len(shown):
+        more = f'<div class="dx-meta">… {len(rows) - len(shown)} more instructions: {_FULL_VIEW}</div>'
+    return f"<pre>{chr(10).join(out)}</pre>{more}"
 
 
 def _guards(frame: dict, cell: _Cell) -> str:
+    """The input guards (``L['x']``: what a call must match) as a table; the rest (globals, global state)
+    counted by type in one line."""
+    guards = frame.get("guards") or []
+    inputs = [g for g in guards if str(g.get("source") or "").startswith("L[")]
     rows = [
         [
             _e(g.get("type")),
-            f'<span class="dx-mono">{_e(g.get("source"))}</span>',
-            "<br>".join(f'<span class="dx-mono">{_e(c)}</span>' for c in g.get("code") or []),
-            _e("" if g.get("line") is None else g["line"]),
+            f'<span class="dx-mono dx-nowrap">{_e(g.get("source"))}</span>',
+            f'<span class="dx-mono">{_one_line((g.get("code") or [""])[0], 160)}</span>',
         ]
-        for g in frame.get("guards") or []
+        for g in inputs
     ]
-    out = f"<h5>{_e(PANE_TITLES['guards'])} ({len(rows)})</h5>" + _table(["type", "source", "checks", "line"], rows, "guards")
-    if frame.get("guard_tree"):
-        out += _details("guard tree (as TORCH_LOGS=guards prints it)", _pre(cell.label_paths(frame["guard_tree"])))
+    out = f"<h5>{_e(PANE_TITLES['guards'])} ({len(guards)})</h5>"
+    if rows:
+        out += _table(["type", "input", "check"], rows, "input guards", MAX_GUARDS)
+    rest: dict[str, int] = {}
+    for g in guards:
+        if g not in inputs:
+            rest[str(g.get("type"))] = rest.get(str(g.get("type")), 0) + 1
+    if rest:
+        kinds = ", ".join(f"{n} {t}" if n > 1 else t for t, n in rest.items())
+        out += f'<div class="dx-meta">{"and " if rows else ""}{sum(rest.values())} on globals and global state: {_e(kinds)}</div>'
     return out
 
 
@@ -446,42 +657,138 @@ def _breaks(frame: dict, cell: _Cell) -> str:
     return "".join(out)
 
 
-def _graph(graph: dict, cell: _Cell) -> str:
+def _graph_title(graph: dict) -> str:
     nodes = graph.get("nodes") or []
-    title = (
+    return (
         f"<b>graph {_e(graph.get('id'))}</b> {_e(graph.get('kind'))} [{_e(graph.get('compile_id'))}]"
         + (f" {_e(graph['name'])}" if graph.get("name") else "")
         + f" · {len(nodes)} nodes"
     )
-    if graph.get("kind") not in ("dynamo", "dynamo_partial"):
-        return _details(title, _pre(cell.label_paths(graph.get("code"))))
-    rows = [
-        [
-            _e(n.get("name")),
-            _e(n.get("op")),
-            f'<span class="dx-mono">{_e(n.get("target"))}</span>',
-            f'<span class="dx-mono">{_e(n.get("args"))}</span>',
-            f'<span class="dx-mono">{_e(n.get("kwargs"))}</span>',
-            _e("" if n.get("shape") is None else list(n["shape"])),
-            _e(n.get("dtype") or ""),
-            cell.where(n.get("filename"), n.get("line")),
-        ]
-        for n in nodes
-    ]
-    body = _table(["name", "op", "target", "args", "kwargs", "shape", "dtype", "source"], rows, "nodes")
-    body += _details("readable code", _pre(cell.label_paths(graph.get("code"))))
-    return _details(title, body, open_=True)
 
 
-def _output_code(out: dict, cell: _Cell) -> str:
-    kernels = "".join(
-        _details(f"kernel {_e(k.get('name'))} ({_e(k.get('language'))})", _pre(cell.label_paths(k.get("source"))))
-        for k in out.get("kernels") or []
+class _Pictures:
+    """The FX pictures of one report: at most ``MAX_PICTURES``, and ``dot`` asked only until it is found missing."""
+
+    def __init__(self) -> None:
+        self.drawn = 0
+        self.no_dot = False
+
+    def draw(self, graph: dict) -> str:
+        nodes = graph.get("nodes") or []
+        if self.no_dot:
+            return ""
+        if len(nodes) > MAX_PICTURE_NODES:
+            return f'<div class="dx-meta">No picture: {len(nodes)} nodes (the static view draws graphs of up to {MAX_PICTURE_NODES}).</div>'
+        if self.drawn >= MAX_PICTURES:
+            return f'<div class="dx-meta">No picture: the static view draws the first {MAX_PICTURES} graphs of a report.</div>'
+        try:
+            svg = fx_picture(graph)
+        except NoDot:
+            self.no_dot = True
+            return ""
+        except Exception as exc:  # noqa: BLE001 - a picture that cannot be drawn costs one line, not the view
+            return f'<div class="dx-meta">No picture: dot failed ({_e(type(exc).__name__)}: {_one_line(exc)}).</div>'
+        self.drawn += 1
+        return f'<div class="dx-fx">{svg}</div>'
+
+
+def _graph(graph: dict, cell: _Cell, pictures: _Pictures) -> str:
+    nodes = graph.get("nodes") or []
+    ops: dict[str, int] = {}
+    for n in nodes:
+        ops[str(n.get("op"))] = ops.get(str(n.get("op")), 0) + 1
+    summary = f'<div class="dx-meta">{_e(", ".join(f"{v} {k}" for k, v in ops.items()))}</div>' if ops else ""
+    picture = pictures.draw(graph)
+    body = summary + picture
+    if '<div class="dx-fx">' not in picture:  # no picture: the start of the graph's readable code stands in
+        body += _details("readable code", _pre(cell.label_paths(graph.get("code")), MAX_PRE_CHARS // 2))
+    return _details(_graph_title(graph), body, open_=True)
+
+
+class NoDot(RuntimeError):
+    """Graphviz's ``dot`` program (or the Python ``graphviz`` package that runs it) is not installed."""
+
+
+#: What of dot's SVG the picture keeps: these elements, with these attributes (the ``class`` of a ``g``
+#: says node / edge / graph, which the view's CSS colours for the theme).
+_SVG_KEEP: dict[str, frozenset[str]] = {
+    "svg": frozenset({"width", "height", "viewBox"}),
+    "g": frozenset({"class", "transform"}),
+    "polygon": frozenset({"points", "fill", "stroke"}),
+    "polyline": frozenset({"points", "fill", "stroke"}),
+    "ellipse": frozenset({"cx", "cy", "rx", "ry", "fill", "stroke"}),
+    "path": frozenset({"d", "fill", "stroke"}),
+    "text": frozenset({"x", "y", "text-anchor", "font-size"}),
+}
+_LABEL_CHARS = 22
+# dot writes coordinates in points with two decimals: whole points draw the same at this size, in a third less text
+_ROUNDED = frozenset({"points", "d", "x", "y", "cx", "cy", "rx", "ry"})
+_NUMBER = re.compile(r"-?\d+\.\d+")
+
+
+def _whole(number: re.Match[str]) -> str:
+    return str(round(float(number[0])))
+
+
+def _short(text: Any) -> str:
+    text = str(text or "")
+    return text if len(text) <= _LABEL_CHARS else text[: _LABEL_CHARS - 1] + "…"
+
+
+def _label(node: dict) -> str:
+    """Two short lines: the node's name, and what it calls (its target's last part) or its op."""
+    name, op, target = str(node.get("name")), str(node.get("op")), str(node.get("target") or "")
+    if op in ("placeholder", "output", "get_attr"):
+        return _short(name) if op != "output" else "output"
+    callee = target.rsplit(".", 1)[-1] if op == "call_function" else target
+    return _short(name) + ("" if callee == name else "\n" + _short(callee))
+
+
+def fx_picture(graph: dict) -> str:
+    """The inline SVG of an FX graph (its nodes and their ``users`` edges), laid out by Graphviz's ``dot``
+    and written again from ``_SVG_KEEP`` ([Note: escaping]); ``NoDot`` when ``dot`` cannot be run."""
+    try:
+        import graphviz
+    except ImportError as exc:
+        raise NoDot("the Python graphviz package is not installed") from exc
+    nodes = graph.get("nodes") or []
+    index = {n.get("name"): i for i, n in enumerate(nodes)}
+    dot = graphviz.Digraph(
+        graph_attr={"nodesep": "0.15", "ranksep": "0.22", "margin": "0"},
+        node_attr={"shape": "box", "fontsize": "9", "height": "0.2", "margin": "0.05,0.02"},
+        edge_attr={"arrowsize": "0.5"},
     )
-    return _details(
-        f"[{_e(out.get('compile_id'))}] {_e(out.get('kind'))} · {len(out.get('kernels') or [])} kernels",
-        kernels + _details("wrapper", _pre(cell.label_paths(out.get("source")))),
+    for i, n in enumerate(nodes):
+        shape = {"placeholder": "ellipse", "output": "ellipse", "get_attr": "note"}.get(str(n.get("op")), "box")
+        dot.node(f"n{i}", label=graphviz.escape(_label(n)), shape=shape)
+    for i, n in enumerate(nodes):
+        for user in n.get("users") or []:
+            if user in index:
+                dot.edge(f"n{i}", f"n{index[user]}")
+    try:
+        raw = dot.pipe(format="svg", encoding="utf-8")
+    except graphviz.ExecutableNotFound as exc:
+        raise NoDot(str(exc)) from exc
+    root = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", raw, count=1))
+    return _svg(root)
+
+
+def _svg(el: ET.Element) -> str:
+    """One element of dot's SVG and its kept children, attributes and text escaped; others dropped."""
+    tag = el.tag.rsplit("}", 1)[-1]
+    keep = _SVG_KEEP.get(tag)
+    if keep is None or (tag == "polygon" and el.get("fill") == "white"):  # unknown, or the page's white background
+        return ""
+    attrs = "".join(
+        f' {name}="{_e(_NUMBER.sub(_whole, value) if name in _ROUNDED else value)}"'
+        for name, value in el.attrib.items()
+        if name in keep
     )
+    if tag == "svg":
+        attrs += ' role="img"'
+    inner = _e(el.text.strip()) if tag == "text" and el.text else ""
+    inner += "".join(_svg(child) for child in el)
+    return f"<{tag}{attrs}>{inner}</{tag}>"
 
 
 def _shapes(report: dict, cell: _Cell) -> str:
@@ -502,7 +809,7 @@ def _shapes(report: dict, cell: _Cell) -> str:
         for s in symbols
     ]
     head = ["compile id", "symbol", "source", "value", "range", "line"]
-    out = "<h4>Dynamic shapes</h4>" + _table(head, rows, "symbols")
+    out = "<h4>Dynamic shapes</h4>" + _table(head, rows, "symbols", MAX_GUARDS * 2)
     grows = [
         [
             _e(g.get("compile_id")),
@@ -511,7 +818,7 @@ def _shapes(report: dict, cell: _Cell) -> str:
         ]
         for g in guards
     ]
-    table = _table(["compile id", "guard", "line"], grows, "shape guards")
+    table = _table(["compile id", "guard", "line"], grows, "shape guards", MAX_GUARDS * 2)
     return out + _details(f"shape guards ({len(guards)})", table)
 
 
@@ -533,7 +840,7 @@ class StaticSection:
 SECTIONS: dict[str, StaticSection] = {
     "header": StaticSection(report=_header_section),
     "frames": StaticSection(report=_frames_section),
-    "source": StaticSection(frame=_source),
+    "source": StaticSection(report=_cell_source, frame=_source),
     "original-bytecode": StaticSection(frame=_original_bytecode, column=True),
     "modified-bytecode": StaticSection(frame=_modified_bytecode, column=True, below=_decompiled),
     "guards": StaticSection(frame=_guards, report=_shapes),

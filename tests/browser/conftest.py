@@ -2,7 +2,8 @@
 
 Contents:
 - ``lab`` (module): ``labserver.LabServer`` started in a temp dir, stopped by PID at the end, with
-  an assertion that none of its processes is left.
+  an assertion that none of its processes is left. ``notebook7`` (module): the same for Notebook 7
+  (``LabServer(app="notebook")``).
 - ``browser`` (module): headless /usr/bin/chromium. A missing browser skips locally and FAILS in CI
   (env CI=true), as does an unbuilt renderer.
 - ``page``: a fresh page that records dialogs (``page.dialogs``) and page errors (``page.errors``).
@@ -29,17 +30,32 @@ def _unavailable(reason: str):
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
+def _server(tmp_path_factory, app: str):
     problem = labserver.labextension_problem()
     if problem:
         _unavailable(problem)
-    server = labserver.LabServer(tmp_path_factory.mktemp("lab")).start()
+    server = labserver.LabServer(tmp_path_factory.mktemp(app), app=app).start()
     try:
         yield server
     finally:
         left = server.stop()
-        assert left == [], f"processes of the JupyterLab server still alive: {left}"
+        assert left == [], f"processes of the jupyter {app} server still alive: {left}"
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    yield from _server(tmp_path_factory, "lab")
+
+
+@pytest.fixture(scope="module")
+def notebook7(tmp_path_factory):
+    try:
+        import notebook
+    except ImportError:
+        _unavailable("Notebook 7 is missing: pip install -e '.[test]' (notebook>=7)")
+    if int(notebook.__version__.split(".")[0]) < 7:
+        _unavailable(f"notebook {notebook.__version__} is installed; the tests need Notebook 7")
+    yield from _server(tmp_path_factory, "notebook")
 
 
 @pytest.fixture(scope="module")

@@ -3,13 +3,15 @@
 Contents:
 - ``REPO``, ``ARTIFACTS``, ``MIME``, ``CHROMIUM``, ``LAUNCH_ARGS``: paths (screenshots go to the git-ignored
   artifacts/browser/) and the chromium flags that work here.
-- ``LabServer``: one ``python -m jupyterlab`` process on 127.0.0.1 with every Jupyter directory in a
+- ``LabServer``: one ``python -m jupyterlab`` process (``app="notebook"``: ``python -m notebook``, Notebook 7,
+  whose pages are ``/tree`` and ``/notebooks/<path>``) on 127.0.0.1 with every Jupyter directory in a
   temp dir, a private kernelspec (this interpreter, the repository on PYTHONPATH) and the renderer
   exposed through a private JUPYTER_PATH; ``start()`` polls ``/api/status``; ``stop()`` ends the
-  server and its children (kernels) by PID and returns the PIDs still alive (none, normally).
+  server and its children (kernels) by PID and returns the PIDs still alive (none, normally);
+  ``notebook_url(name)`` is where a notebook opens in that app.
 - ``launch_chromium(playwright)``: /usr/bin/chromium, headless; ``browser_missing()`` says why not.
 - ``write_notebook(path, cells)``: a notebook for the private kernel.
-- ``open_notebook(page, server, name)``: open it in JupyterLab and wait for an idle kernel.
+- ``open_notebook(page, server, name)``: open it in JupyterLab (or Notebook 7) and wait for an idle kernel.
 - ``run_all(page)``: run every cell through JupyterLab's own command.
 """
 
@@ -89,16 +91,24 @@ def labextension_problem() -> str | None:
 
 
 class LabServer:
-    """One JupyterLab server in a temp dir; see the module docstring."""
+    """One JupyterLab (or Notebook 7: ``app="notebook"``) server in a temp dir; see the module docstring."""
 
-    def __init__(self, tmp: Path):
+    def __init__(self, tmp: Path, app: str = "lab"):
+        if app not in ("lab", "notebook"):
+            raise ValueError(f"app is 'lab' or 'notebook', not {app!r}")
+        self.app = app
         self.tmp = Path(tmp)
         self.root = self.tmp / "notebooks"
         self.port = _free_port()
         self.token = secrets.token_hex(16)
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
-        self.log_path = self.tmp / "jupyterlab.log"
+        self.log_path = self.tmp / f"jupyter{app}.log"
+
+    def notebook_url(self, name: str) -> str:
+        """Where notebook ``name`` (relative to ``root``) opens: ``/lab/tree/...`` or Notebook 7's ``/notebooks/...``."""
+        path = f"/lab/tree/{name}" if self.app == "lab" else f"/notebooks/{name}"
+        return f"{self.url}{path}?token={self.token}"
 
     def _env(self) -> dict[str, str]:
         jpath = self.tmp / "jupyter_path"
@@ -139,7 +149,7 @@ class LabServer:
         cmd = [
             sys.executable,
             "-m",
-            "jupyterlab",
+            "jupyterlab" if self.app == "lab" else "notebook",
             "--no-browser",
             "--allow-root",
             "--ServerApp.ip=127.0.0.1",
@@ -147,17 +157,22 @@ class LabServer:
             f"--port={self.port}",
             f"--IdentityProvider.token={self.token}",
             f"--ServerApp.root_dir={self.root}",
-            "--LabApp.expose_app_in_browser=True",
-            "--LabApp.news_url=None",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
             f"--MappingKernelManager.default_kernel_name={KERNEL}",
         ]
+        if self.app == "lab":
+            cmd += [
+                "--LabApp.expose_app_in_browser=True",
+                "--LabApp.news_url=None",
+                "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            ]
+        else:  # Notebook 7 (a LabServerApp of its own: the same extensions, another shell)
+            cmd += ["--JupyterNotebookApp.expose_app_in_browser=True"]
         log = open(self.log_path, "wb")  # noqa: SIM115 - the server writes to it until stop() closes it
         self.proc = subprocess.Popen(cmd, env=self._env(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"jupyterlab exited with {self.proc.returncode}; log:\n{self.log()}")
+                raise RuntimeError(f"jupyter {self.app} exited with {self.proc.returncode}; log:\n{self.log()}")
             try:
                 with urllib.request.urlopen(f"{self.url}/api/status?token={self.token}", timeout=2) as r:
                     if r.status == 200:
@@ -165,7 +180,7 @@ class LabServer:
             except OSError:
                 time.sleep(0.3)
         self.stop()
-        raise RuntimeError(f"jupyterlab did not answer within {timeout} s; log:\n{self.log()}")
+        raise RuntimeError(f"jupyter {self.app} did not answer within {timeout} s; log:\n{self.log()}")
 
     def log(self) -> str:
         try:
@@ -236,8 +251,8 @@ def write_notebook(path: Path, cells: list[str]) -> Path:
 
 
 def open_notebook(page, server: LabServer, name: str, timeout_ms: int = 120_000) -> None:
-    """Open a notebook in JupyterLab and wait until its kernel is idle."""
-    page.goto(f"{server.url}/lab/tree/{name}?token={server.token}")
+    """Open a notebook in JupyterLab (or Notebook 7) and wait until its kernel is idle."""
+    page.goto(server.notebook_url(name))
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=timeout_ms)
     page.wait_for_function(
         """() => {
@@ -250,7 +265,7 @@ def open_notebook(page, server: LabServer, name: str, timeout_ms: int = 120_000)
     page.evaluate(
         """() => {
             const shell = window.jupyterapp.shell;
-            if (!shell.leftCollapsed) { shell.collapseLeft(); }
+            if (shell.collapseLeft && !shell.leftCollapsed) { shell.collapseLeft(); }
         }"""
     )
 

@@ -5,7 +5,9 @@ Contents:
 - ``code(source, name=None, raises=False)``: a code cell; ``name`` finds it again, ``raises``
   tags it ``raises-exception`` (nbclient then records the error instead of stopping).
 - ``execute(cells, kernel_name, timeout)``: run the cells in one fresh kernel with nbclient;
-  returns the executed notebook. Each cell's execute_reply is kept in ``cell.metadata["reply"]``.
+  returns the executed notebook. Each cell's execute_reply is kept in ``cell.metadata["reply"]``, and
+  the display messages it sent, in order, in ``cell.metadata["displays"]``: ``[msg_type, display_id,
+  MIME types, first line of text/plain]`` (the display id is transient: the saved outputs lack it).
 - ``cell(nb, name)``, ``outputs(cell, type)``, ``stream(cell, name)``, ``reports(cell)``,
   ``error(cell)``, ``result(cell)``, ``last_json(cell)``: readers for the executed notebook.
 """
@@ -20,7 +22,7 @@ from nbclient import NotebookClient
 
 REPO = Path(__file__).resolve().parents[2]
 MIME = "application/vnd.dynamo-explorer.report.v1+json"
-# every %%dynamo option; %%dynamo? must show an example of each
+# every %%dynamo option; %%dynamo? must show an example of each (--no-dynamic in --dynamic's)
 MAGIC_OPTIONS = (
     "--backend",
     "--mode",
@@ -58,7 +60,7 @@ def execute(cells, kernel_name: str, timeout: int = 600, nb=None):
     def keep_reply(cell, cell_index, execute_reply):
         cell.metadata["reply"] = execute_reply["content"]
 
-    client = NotebookClient(
+    client = _RecordingClient(
         nb,
         kernel_name=kernel_name,
         timeout=timeout,
@@ -68,6 +70,20 @@ def execute(cells, kernel_name: str, timeout: int = 600, nb=None):
     )
     client.execute()
     return nb
+
+
+class _RecordingClient(NotebookClient):
+    """nbclient, keeping each cell's display messages (``display_data``, ``update_display_data``, ``clear_output``)."""
+
+    def process_message(self, msg, cell, cell_index):
+        kind = msg["msg_type"]
+        if kind in ("display_data", "update_display_data", "clear_output"):
+            content = msg["content"]
+            data = content.get("data") or {}
+            text = str(data.get("text/plain", "")).split("\n", 1)[0]
+            entry = [kind, (content.get("transient") or {}).get("display_id"), sorted(data), text]
+            cell.metadata.setdefault("displays", []).append(entry)
+        return super().process_message(msg, cell, cell_index)
 
 
 def cell(nb, name: str):

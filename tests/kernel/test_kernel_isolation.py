@@ -3,7 +3,7 @@
 The notebook compiles a function of the user's own (torch.compile, eager backend), warms up one
 %%dynamo cell, takes a snapshot of every global hook site (logging handlers and levels, Dynamo
 bytecode hooks, compile callbacks, the eval-frame callback, Dynamo / inductor / compiler
-config, trace/profile functions, warning filters, widgets, threads, IPython hooks), runs 20
+config, trace/profile functions, warning filters, threads, IPython and display-publisher hooks), runs 20
 varied %%dynamo cells (breaks, recompiles, errors, options), and compares.
 """
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.kernel
 
 SETUP = """%load_ext kernel_ext
 import json, logging, sys, threading, warnings
-import ipywidgets, torch
+import torch
 import torch._dynamo.convert_frame as convert_frame
 from torch._C._dynamo.eval_frame import get_eval_frame_callback
 from torch._dynamo.callback import callback_handler
@@ -45,13 +45,14 @@ def snapshot():
         "trace": (sys.gettrace(), sys.getprofile()),
         "warnings": list(warnings.filters),
         "streams": (sys.stdout, sys.stderr),
-        "widgets": sorted(ipywidgets.widgets.widget._instances),
         # pyzmq starts its garbage-collector thread on the first large zero-copy send, and tqdm its
         # monitor thread (TMonitor) on the first bar of the process, which torch.fx.Interpreter creates
         # (disabled) in every AOT compile once tqdm is installed (transformers brings it): not ours
         "threads": [t for t in threading.enumerate() if type(t).__name__ not in ("GarbageCollectorThread", "TMonitor")],
         "ipython": ({k: list(v) for k, v in ip.events.callbacks.items()}, list(ip.ast_transformers),
                     list(ip.input_transformers_post)),
+        # the progress line listens to the display publisher (for clear_output) while a cell runs
+        "display_hooks": list(ip.display_pub._hooks),
     }
 """
 

@@ -165,7 +165,7 @@ def test_recompile_limit(nb, facts):
 def test_quiet_shows_no_report_but_keeps_out_and_value(nb, facts):
     c = cell(nb, "quiet")
     assert reports(c) == []
-    assert all(o.data == {} for o in outputs(c, "display_data"))
+    assert outputs(c, "display_data") == []  # no report, and no progress line: nothing to take its place
     assert result(c).data["text/plain"] == "tensor(10.)"
     assert facts["quiet"]["frames"]
 
@@ -232,3 +232,34 @@ def test_html_without_the_built_renderer_is_a_usage_error(monkeypatch, tmp_path)
     with pytest.raises(UsageError, match=r"^%%dynamo: --html: the standalone renderer is not built .*run `npm run build`"):
         _parse(DynamoMagics.dynamo, f"--html {tmp_path}/r.html")
     assert not (tmp_path / "r.html").exists()
+
+
+def _flags(parser) -> set[str]:
+    return {flag for action in parser._actions for flag in action.option_strings}
+
+
+def test_cli_and_magic_share_every_option_spelling():
+    # issue 11: the CLI took `--dynamic true|false` where the magic took `--dynamic/--no-dynamic`. Every run option
+    # and output is declared once (compiler.options) and both parsers are made from it: the same flags, the same values
+    from IPython.core.error import UsageError
+
+    from compiler.cli import build_parser
+    from compiler.options import OPTIONS, OUTPUTS, RunOptions
+    from kernel_ext.magic import DynamoMagics, _parse
+
+    cli = build_parser()
+    run = cli._subparsers._group_actions[0].choices["run"]
+    magic = DynamoMagics.dynamo.parser
+    own = {"cli": {"-h", "--help", "--json"}, "magic": {"--out", "--quiet", "--strict"}}
+    assert _flags(run) - own["cli"] == _flags(magic) - own["magic"]
+    declared = {o.flag for o in OPTIONS + OUTPUTS} | {f"--no-{o.flag[2:]}" for o in OPTIONS if o.negatable}
+    assert _flags(magic) - own["magic"] == declared and {"--dynamic", "--no-dynamic"} <= declared
+    for line, dynamic in (("", None), ("--dynamic", True), ("--no-dynamic", False)):
+        from_cli = RunOptions.from_args(cli.parse_args(["run", "s.py", *line.split()]))
+        from_magic = RunOptions.from_args(_parse(DynamoMagics.dynamo, line))
+        assert from_cli == from_magic and from_cli.dynamic is dynamic, line
+    with pytest.raises(SystemExit) as exit_:
+        cli.parse_args(["run", "s.py", "--dynamic", "true"])
+    assert exit_.value.code == 2
+    with pytest.raises(UsageError, match="unrecognized arguments: true"):
+        _parse(DynamoMagics.dynamo, "--dynamic true")

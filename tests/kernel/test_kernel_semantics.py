@@ -2,7 +2,8 @@
 
 One notebook, one kernel (nbclient): the seed's toy_example (acceptance), `%%dynamo?`, print
 order, Out[n], `;`, namespace persistence, the exception case, syntax errors, `from m import *`,
-bad options, escaped HTML, the --out object, a second run of the same cell, stderr, progress line.
+bad options, escaped HTML, the --out object, a second run of the same cell, stderr, the progress
+line that the report takes the place of (no empty or spent output left), a cell that clears its output.
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ def _cells():
         code(TOY, name="toy"),
         code('print(json.dumps({"out": type(out).__name__, "shape": list(out.shape)}))', name="toy_check"),
         code(
-            '%%dynamo --backend eager\nprint("first")\nx = torch.ones(3) * 2\nprint("second", int(x.sum()))\nx + 1\n',
+            '%%dynamo --backend eager\nprint("first")\ndef twice(t):\n    return t * 2\nx = twice(torch.ones(3))\n'
+            'print("second", int(x.sum()))\nx + 1\n',
             name="print_order",
         ),
         code('print(json.dumps({"x": x.tolist(), "toy": "toy_example" in globals()}))', name="namespace"),
@@ -86,6 +88,11 @@ def _cells():
             'print("user stderr line", file=sys.stderr)\nitem_break(torch.ones(3))\n',
             name="stderr",
         ),
+        code(
+            "%%dynamo --backend eager\nfrom IPython.display import clear_output\ndef bump(t):\n    return t + 1\n"
+            'bump(torch.ones(2))\nprint("before the clear")\nclear_output()\nprint("after the clear")\n',
+            name="clears",
+        ),
     ]
     return cells
 
@@ -102,8 +109,8 @@ def _report(c):
 
 
 def _kinds(c) -> list[str]:
-    """Output types in order, consecutive repeats merged, empty (removed progress) outputs skipped."""
-    kinds = [o.output_type for o in c.outputs if o.output_type != "display_data" or o.data]
+    """Output types in order, consecutive repeats merged."""
+    kinds = [o.output_type for o in c.outputs]
     return [k for i, k in enumerate(kinds) if i == 0 or kinds[i - 1] != k]
 
 
@@ -146,15 +153,19 @@ def test_help_lists_every_option_with_an_example(nb):
     pages = [p["data"]["text/plain"] for p in reply.get("payload", []) if p.get("source") == "page"]
     assert pages, reply
     text = _plain(pages[0])
-    assert "%%dynamo [--backend NAME]" in text
+    assert "Usage: %%dynamo [--backend NAME]" in text and "::" not in text.split("Docstring:", 1)[-1]
+    options = " ".join(text.split()).split(" options: ", 1)[1]
     for option in MAGIC_OPTIONS:
-        assert f"Example: %%dynamo {option}" in " ".join(text.split()), option
+        assert f"%%dynamo {option}" in options, option
 
 
-def test_prints_in_order_then_report_then_out(nb):
+def test_report_sits_where_dynamo_started_compiling_between_the_prints(nb):
+    # [Note: the report takes the progress line's place]: "first" was printed before `twice` compiled, "second"
+    # after; the progress line appeared between them and became the report there
     c = cell(nb, "print_order")
     assert stream(c) == "first\nsecond 6\n"
-    assert _kinds(c) == ["stream", "display_data", "execute_result"], c.outputs
+    assert _kinds(c) == ["stream", "display_data", "stream", "execute_result"], c.outputs
+    assert [o.text for o in outputs(c, "stream")] == ["first\n", "second 6\n"]
     out = result(c)
     assert out.data["text/plain"] == "tensor([3., 3., 3.])"
     assert out.execution_count == c.execution_count
@@ -290,10 +301,33 @@ def test_dynamo_logs_go_to_report_user_stderr_stays(nb):
     assert any("item()" in (b["gb_type"] + b["reason"]) for b in breaks), breaks
 
 
-def test_progress_line_shown_then_removed(nb):
-    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
-    labels = [m["state"].get("value", "") for m in state.values() if m.get("model_name") == "LabelModel"]
-    assert any(re.match(r"dynamo: \d+ frames? compiled so far · \S.* · \d+\.\d s$", v) for v in labels), labels
-    for c in nb.cells:
-        for o in outputs(c, "display_data"):
-            assert MIME in o.data or o.data == {}, o.data
+PROGRESS = re.compile(r"dynamo: \d+ frames? compiled so far · \S.* · \d+\.\d s$")
+
+
+def test_the_report_takes_the_progress_lines_place(nb):
+    # live: the line is shown with a display id, updated in place, and its last update is the report bundle
+    c = cell(nb, "toy")
+    displays = c.metadata["displays"]
+    assert displays[0][0] == "display_data" and displays[0][1] and PROGRESS.match(displays[0][3]), displays
+    line_id = displays[0][1]
+    assert all(d[1] == line_id for d in displays), displays  # every message of the cell is the line's
+    assert displays[-1][:3] == ["update_display_data", line_id, sorted([MIME, "text/html", "text/plain"])]
+    assert all(PROGRESS.match(d[3]) for d in displays[:-1])
+    # saved: one output, the report; no widget state, nothing empty or spent in any cell
+    assert [o.output_type for o in c.outputs] == ["display_data"] and MIME in c.outputs[0].data
+    assert "widgets" not in nb.metadata
+    for other in nb.cells:
+        for o in outputs(other, "display_data"):
+            assert o.data and MIME in o.data, o.data
+            assert not PROGRESS.match(o.data.get("text/plain", ""))
+
+
+def test_a_cell_that_clears_its_output_still_gets_its_report(nb):
+    # the line appeared when `bump` compiled, then the cell cleared its output (the line with it): the report is
+    # shown anew at the end instead of updating a line that no longer exists
+    c = cell(nb, "clears")
+    kinds = [d[0] for d in c.metadata["displays"]]
+    assert kinds[0] == "display_data" and "clear_output" in kinds and kinds[-1] == "display_data", kinds
+    assert _kinds(c) == ["stream", "display_data"], c.outputs
+    assert stream(c) == "after the clear\n"
+    assert len(reports(c)) == 1

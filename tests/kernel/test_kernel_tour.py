@@ -2,10 +2,16 @@
 
 Each %%dynamo cell shows exactly one report bundle, and the reports teach what the markdown says
 they do: the toy_example break at its `if` line, the dtype recompile, the .item() break, the
-dynamic size symbol, and inductor's output code.
+dynamic size symbol, and inductor's output code. Saved, the executed tour holds no empty or spent
+output, and `jupyter nbconvert --to html` converts it without a warning.
 """
 
 from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
 
 import nbformat
 import pytest
@@ -55,3 +61,28 @@ def test_tour_reports_show_what_the_text_says(tour):
     assert any("size()" in s["source"] for s in sizes["symbols"]), sizes["symbols"]
     assert inductor["backend"] == "inductor" and inductor["output_code"]
     assert any(k["language"] == "cpp" for o in inductor["output_code"] for k in o["kernels"])
+
+
+def test_saved_tour_has_no_empty_output_and_converts_to_html_without_a_warning(tour, tmp_path):
+    nb, _ = tour
+    path = tmp_path / "tour.ipynb"
+    nbformat.write(nb, path)
+    saved = nbformat.read(path, as_version=4)
+    for c in saved.cells:
+        for o in c.get("outputs", []):
+            if o.output_type in ("display_data", "execute_result"):
+                assert o.data, f"an output with empty data in {c.source[:40]!r}"
+                assert not re.match(r"dynamo: \d+ frames? compiled so far", o.data.get("text/plain", "")), "a spent progress line"
+    assert "widgets" not in saved.metadata  # no widget state (the progress line is no widget)
+    proc = subprocess.run(
+        [sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", str(path)], capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "not able to be represented" not in proc.stderr
+    assert [line for line in proc.stderr.splitlines() if "WARN" in line or "ERROR" in line] == [], proc.stderr
+    page = (tmp_path / "tour.html").read_text(encoding="utf-8")
+    assert page.count('<div class="dx-report">') == 5  # each %%dynamo cell's static view
+    if shutil.which("dot"):  # .ci/run installs Graphviz: each cell's FX pictures
+        assert page.count('<div class="dx-fx"><svg') >= 5
+    else:
+        assert page.count('class="dx-meta dx-nodot"') == 5
