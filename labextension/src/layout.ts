@@ -24,6 +24,34 @@ const HEIGHT_VAR = '--jp-DynamoExplorer-pane-height';
 /**
  * Resizing and maximising for the panes of one report view.
  */
+/**
+ * Drag a handle with the primary button: `start()` runs on press and returns what to do with the pointer's
+ * travel since the press (dx, dy), called on every move until release; `jp-mod-dragging` marks the drag.
+ */
+function onDrag(el: HTMLElement, start: () => (dx: number, dy: number) => void): void {
+  el.addEventListener('pointerdown', event => {
+    if (event.button !== 0) {
+      return;
+    }
+    event.preventDefault();
+    const moved = start();
+    const x0 = event.clientX;
+    const y0 = event.clientY;
+    el.setPointerCapture?.(event.pointerId);
+    el.classList.add('jp-mod-dragging');
+    const onMove = (e: PointerEvent): void => moved(e.clientX - x0, e.clientY - y0);
+    const onUp = (): void => {
+      el.classList.remove('jp-mod-dragging');
+      el.removeEventListener('pointermove', onMove);
+      el.removeEventListener('pointerup', onUp);
+      el.removeEventListener('pointercancel', onUp);
+    };
+    el.addEventListener('pointermove', onMove);
+    el.addEventListener('pointerup', onUp);
+    el.addEventListener('pointercancel', onUp);
+  });
+}
+
 export class PaneLayout {
   private _maximised: Pane | null = null;
   private readonly _buttons = new Map<Pane, HTMLButtonElement>();
@@ -210,25 +238,9 @@ export class PaneLayout {
     };
     const measure = (): Map<HTMLElement, number> =>
       new Map(panes().map(pane => [pane, pane.getBoundingClientRect().width]));
-    el.addEventListener('pointerdown', event => {
-      if (event.button !== 0) {
-        return;
-      }
-      event.preventDefault();
+    onDrag(el, () => {
       const widths = measure();
-      const x0 = event.clientX;
-      el.setPointerCapture?.(event.pointerId);
-      el.classList.add('jp-mod-dragging');
-      const onMove = (e: PointerEvent): void => move(widths, e.clientX - x0);
-      const onUp = (): void => {
-        el.classList.remove('jp-mod-dragging');
-        el.removeEventListener('pointermove', onMove);
-        el.removeEventListener('pointerup', onUp);
-        el.removeEventListener('pointercancel', onUp);
-      };
-      el.addEventListener('pointermove', onMove);
-      el.addEventListener('pointerup', onUp);
-      el.addEventListener('pointercancel', onUp);
+      return (dx: number) => move(widths, dx);
     });
     el.addEventListener('keydown', event => {
       const dx = event.key === 'ArrowLeft' ? -KEY_STEP : event.key === 'ArrowRight' ? KEY_STEP : 0;
@@ -261,25 +273,9 @@ export class PaneLayout {
       row.classList.add('jp-mod-sized');
       el.setAttribute('aria-valuenow', String(value));
     };
-    el.addEventListener('pointerdown', event => {
-      if (event.button !== 0) {
-        return;
-      }
-      event.preventDefault();
+    onDrag(el, () => {
       const h0 = current();
-      const y0 = event.clientY;
-      el.setPointerCapture?.(event.pointerId);
-      el.classList.add('jp-mod-dragging');
-      const onMove = (e: PointerEvent): void => set(h0 + e.clientY - y0);
-      const onUp = (): void => {
-        el.classList.remove('jp-mod-dragging');
-        el.removeEventListener('pointermove', onMove);
-        el.removeEventListener('pointerup', onUp);
-        el.removeEventListener('pointercancel', onUp);
-      };
-      el.addEventListener('pointermove', onMove);
-      el.addEventListener('pointerup', onUp);
-      el.addEventListener('pointercancel', onUp);
+      return (_dx: number, dy: number) => set(h0 + dy);
     });
     el.addEventListener('keydown', event => {
       const dy = event.key === 'ArrowUp' ? -KEY_STEP : event.key === 'ArrowDown' ? KEY_STEP : 0;

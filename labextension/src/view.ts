@@ -130,22 +130,15 @@ export class ReportView implements IViewContext {
   }
 
   async showGraph(graphId: number): Promise<void> {
-    const graph = this.index.graphs.get(graphId);
-    if (!graph) {
-      return;
-    }
-    if (!this._frame || this._frame.compile_id !== graph.compile_id) {
-      await this.selectFrame(graph.compile_id);
-    }
-    const fx = this.fxPane;
-    this.layout.reveal(fx.name);
-    await this._busy(fx.showGraph(graphId));
-    if (typeof fx.element.scrollIntoView === 'function') {
-      fx.element.scrollIntoView({ block: 'nearest' });
-    }
+    await this._inFxPane(graphId, fx => fx.showGraph(graphId));
   }
 
   async showNode(graphId: number, nodeName: string): Promise<void> {
+    await this._inFxPane(graphId, fx => fx.showNode(graphId, nodeName).then(() => undefined));
+  }
+
+  /** Select a graph's frame, show the FX pane (restored if another pane is maximised), draw, scroll to it. */
+  private async _inFxPane(graphId: number, draw: (fx: FxGraphPane) => Promise<void>): Promise<void> {
     const graph = this.index.graphs.get(graphId);
     if (!graph) {
       return;
@@ -155,7 +148,7 @@ export class ReportView implements IViewContext {
     }
     const fx = this.fxPane;
     this.layout.reveal(fx.name);
-    await this._busy(fx.showNode(graphId, nodeName).then(() => undefined));
+    await this._busy(draw(fx));
     if (typeof fx.element.scrollIntoView === 'function') {
       fx.element.scrollIntoView({ block: 'nearest' });
     }

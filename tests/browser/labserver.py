@@ -1,7 +1,7 @@
 """A real JupyterLab server and headless chromium for the browser tests and the render benchmark.
 
 Contents:
-- ``REPO``, ``ARTIFACTS``, ``MIME``, ``CHROMIUM``, ``LAUNCH_ARGS``: paths (screenshots go to the git-ignored
+- ``REPO``, ``ARTIFACTS``, ``MIME``, ``REPORT_JS`` (the notebook's first report), ``CHROMIUM``, ``LAUNCH_ARGS``: paths (screenshots go to the git-ignored
   artifacts/browser/) and the chromium flags that work here.
 - ``LabServer``: one ``python -m jupyterlab`` process (``app="notebook"``: ``python -m notebook``, Notebook 7,
   whose pages are ``/tree`` and ``/notebooks/<path>``) on 127.0.0.1 with every Jupyter directory in a
@@ -44,6 +44,17 @@ LAUNCH_ARGS = [
     "--disable-dev-shm-usage",
 ]
 KERNEL = "dynamo-explorer-browser"
+#: JavaScript for ``page.evaluate``: the report of the first ``%%dynamo`` output of the notebook shown now (or null)
+REPORT_JS = f"""() => {{
+    for (const cell of window.jupyterapp.shell.currentWidget.content.widgets) {{
+        const outputs = cell.model.outputs;
+        for (let i = 0; outputs && i < outputs.length; i++) {{
+            const data = outputs.get(i).data;
+            if (data['{MIME}']) return data['{MIME}'];
+        }}
+    }}
+    return null;
+}}"""
 BUILT = REPO / "kernel_ext" / "labextension"
 
 

@@ -21,19 +21,6 @@ TOY = TOY_EXAMPLE_CELL
 
 ROOT = ".jp-DynamoExplorer"
 
-REPORT_JS = f"""() => {{
-    const nb = window.jupyterapp.shell.currentWidget.content;
-    for (const cell of nb.widgets) {{
-        const outputs = cell.model.outputs;
-        if (!outputs) continue;
-        for (let i = 0; i < outputs.length; i++) {{
-            const data = outputs.get(i).data;
-            if (data['{labserver.MIME}']) return data['{labserver.MIME}'];
-        }}
-    }}
-    return null;
-}}"""
-
 
 def source_row(page, text: str):
     return page.locator(f'{ROOT} [data-pane="source"] .jp-DynamoExplorer-row', has_text=text).first
@@ -46,7 +33,7 @@ def test_toy_example_explorer(lab, page):
     labserver.run_all(page)
     page.wait_for_selector(f'{ROOT}[data-status="ready"]', timeout=300_000)
     root = page.locator(ROOT)
-    report = page.evaluate(REPORT_JS)
+    report = page.evaluate(labserver.REPORT_JS)
     assert report is not None, "the %%dynamo cell produced no report output"
 
     for name in PANES:

@@ -31,17 +31,6 @@ with torch.no_grad():
     y = predict(torch.randn(4, 8))
 """
 
-REPORT_JS = f"""() => {{
-    for (const cell of window.jupyterapp.shell.currentWidget.content.widgets) {{
-        const outputs = cell.model.outputs;
-        for (let i = 0; outputs && i < outputs.length; i++) {{
-            const data = outputs.get(i).data;
-            if (data['{labserver.MIME}']) return data['{labserver.MIME}'];
-        }}
-    }}
-    return null;
-}}"""
-
 IN_VIEW_JS = """el => {
     const box = el.closest('.jp-DynamoExplorer-tabContent').getBoundingClientRect();
     const r = el.getBoundingClientRect();
@@ -60,7 +49,7 @@ def test_node_kernel_navigation_and_linked_code(lab, page):
     labserver.open_notebook(page, lab, "kernels.ipynb")
     labserver.run_all(page)
     page.wait_for_selector(f'{ROOT}[data-status="ready"]', timeout=300_000)
-    report = page.evaluate(REPORT_JS)
+    report = page.evaluate(labserver.REPORT_JS)
     assert report is not None, "the %%dynamo cell produced no report output"
     frame = next(f for f in report["frames"] if f["code"]["name"] == "predict")
     dynamo = next(g for g in report["graphs"] if g["compile_id"] == frame["compile_id"] and g["kind"] == "dynamo")
