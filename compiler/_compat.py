@@ -150,12 +150,17 @@ def _same_code(code_id: Any, code: types.CodeType) -> bool:
 Remembered = tuple[Any, Any]
 
 
-def automatic_dynamic_memory() -> dict[tuple[str, int, str], dict[str, Remembered]]:
-    """Dynamo's automatic-dynamic memory of every code, keyed ``(filename, firstlineno, name)``
-    ([Note: automatic dynamic memory]). A copy: Dynamo updates its entries in place."""
+def automatic_dynamic_memory(
+    only: tuple[str, int, str] | None = None,
+) -> dict[tuple[str, int, str], dict[str, Remembered]]:
+    """Dynamo's automatic-dynamic memory of every code (or of the code keyed ``only``), keyed
+    ``(filename, firstlineno, name)`` ([Note: automatic dynamic memory]). A copy: Dynamo updates its
+    entries in place."""
     out: dict[tuple[str, int, str], dict[str, Remembered]] = {}
     for code_id, state in list(_code_state().items()):
         key = (getattr(code_id, "filename", ""), getattr(code_id, "firstlineno", -1), getattr(code_id, "name", ""))
+        if only is not None and key != only:
+            continue
         entries = out.setdefault(key, {})
         for name, entry in list(getattr(state, "automatic_dynamic", {}).items()):
             entries[name] = (entry.size, entry.scalar)

@@ -51,7 +51,7 @@ class AutomaticDynamicCollector(Collector):
     def on_code(self, ctx: CaptureContext, record: CodeRecord) -> None:
         code = record.orig
         key = (code.co_filename, code.co_firstlineno, code.co_name)
-        self.at_end[record.compile_id] = (key, _compat.automatic_dynamic_memory().get(key, {}))
+        self.at_end[record.compile_id] = (key, _compat.automatic_dynamic_memory(only=key).get(key, {}))
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
         frames = {f.compile_id: f for f in report.frames}
