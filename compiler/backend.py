@@ -6,12 +6,14 @@ explorer keeps ONE ``ExplorerBackend`` per (backend, mode, dynamic) for the life
 re-running a cell does not pile up entries on functions shared with the user's own compiled code.
 The capture (the running cell's hook dispatcher, ``collectors/dispatch.py``) is looked up per call on
 the calling thread: it records the graph (``on_graph``), then the real backend compiles inside
-``capture.backend_window()``.
+``capture.backend_window()``, and Dynamo gets what ``capture.compiled`` makes of the result (the
+compiled callable itself, or ``--profile``'s wrapper that marks each call for the profiler).
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
@@ -26,6 +28,8 @@ class Capture(Protocol):
     def on_graph(self, gm: Any, example_inputs: list[Any]) -> None: ...
 
     def backend_window(self) -> AbstractContextManager[Any]: ...
+
+    def compiled(self, compiled_fn: Callable[..., Any]) -> Callable[..., Any]: ...
 
 
 def set_capture(capture: Capture | None) -> None:
@@ -48,7 +52,8 @@ class ExplorerBackend:
             return self.inner(gm, example_inputs)
         capture.on_graph(gm, example_inputs)
         with capture.backend_window():
-            return self.inner(gm, example_inputs)
+            compiled_fn = self.inner(gm, example_inputs)
+        return capture.compiled(compiled_fn)
 
     # What Dynamo asks a backend for, forwarded explicitly. A ``__getattr__`` here (even one that
     # only raises AttributeError) makes torch 2.13's eval-frame callback segfault.

@@ -75,6 +75,8 @@ class CallCompiler:
     optimize: Callable[[Any], Any]
     #: ``--fresh``: forget the automatic-dynamic memory of each callee's code before it first compiles
     fresh: bool = False
+    #: ``--compare-eager``: times each compiled callee's calls ([Note: eager baseline] in baseline.py)
+    timer: Any = None
     compiled: dict[str, tuple[int, str]] = field(default_factory=dict)  # text -> (first line, why)
     plain: dict[str, tuple[int, str]] = field(default_factory=dict)
     _wrappers: dict[tuple[int, int], tuple[Any, Any]] = field(default_factory=dict)
@@ -94,6 +96,8 @@ class CallCompiler:
             if code is not None:
                 forget_memory(code)
         wrapper = self.optimize(target)
+        if self.timer is not None:
+            wrapper = self.timer.wrap(text, line, wrapper)
         self.compiled.setdefault(text, (line, why))
         self._wrappers[key] = (callee, wrapper)
         return wrapper

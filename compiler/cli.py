@@ -74,6 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"dynamo-explorer: error: --html: {problem}", file=sys.stderr)
             return 2
     options = RunOptions.from_args(args)
+    from .baseline import NOTICE
     from .runner import run_cell
     from .summary import one_line
 
@@ -85,6 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     saved_main = sys.modules.get("__main__")
     sys.modules["__main__"] = main
     sys.path.insert(0, os.path.dirname(filename))
+    if options.compare_eager:
+        print(f"dynamo-explorer: {NOTICE}", file=sys.stderr)
     try:
         run = run_cell(source, main.__dict__, options, filename=filename)
     except SyntaxError as exc:

@@ -15,22 +15,33 @@ from .schema import SCHEMA_VERSION
 
 __all__ = [
     "AutomaticDynamic",
+    "BackwardProfile",
     "CodeInfo",
     "CompileReport",
+    "Coverage",
     "Diagnostic",
+    "EagerBaseline",
+    "EagerGap",
+    "EntryProfile",
     "ErrorInfo",
     "Frame",
+    "FrameCoverage",
+    "FunctionSpeedup",
     "Graph",
     "GraphBreak",
+    "GraphProfile",
     "Guard",
+    "GuardFailure",
     "Instruction",
     "Kernel",
     "KernelCall",
+    "KernelProfile",
     "LogRecord",
     "NameRef",
     "Node",
     "OutputCode",
     "Phase",
+    "Profile",
     "RecompileReason",
     "ShapeGuard",
     "SourceExcerpt",
@@ -102,15 +113,35 @@ class GraphBreak:
 
 
 @dataclass(**_kw)
+class GuardFailure:
+    guard_type: str
+    source: str
+    property: str | None
+    check: str
+    expected: str
+    actual: str | None
+    line: int | None
+    in_reason: bool
+
+
+@dataclass(**_kw)
 class RecompileReason:
     failed_compile_id: str | None
     reason: str
+    failures: list[GuardFailure] = field(default_factory=list)
+    failures_note: str | None = None
 
 
 @dataclass(**_kw)
 class Phase:
     name: str
     ms: float
+    start_ms: float = 0.0
+    parent: int | None = None
+    event: str | None = None
+    label: str = ""
+    kind: str = "other"  # PhaseKind in the schema
+    instant: bool = False
 
 
 @dataclass(**_kw)
@@ -207,6 +238,9 @@ class Symbol:
     value: str
     range: str
     line: int | None
+    specialized_to: str | None = None
+    specialization_reason: str | None = None
+    specialization_guard: str | None = None
 
 
 @dataclass(**_kw)
@@ -214,6 +248,7 @@ class ShapeGuard:
     compile_id: str
     expr: str
     line: int | None
+    note: str | None = None
 
 
 @dataclass(**_kw)
@@ -254,6 +289,114 @@ class SourceFile:
 
 
 @dataclass(**_kw)
+class KernelProfile:
+    name: str
+    calls: int
+    device_ms: float
+
+
+@dataclass(**_kw)
+class GraphProfile:
+    graph_id: int | None
+    compile_id: str
+    calls: int
+    total_ms: float
+    mean_ms: float
+    device_ms: float | None
+    ops: int
+    kernels: list[KernelProfile] = field(default_factory=list)
+
+
+@dataclass(**_kw)
+class EntryProfile:
+    compile_id: str
+    hits: int
+    total_ms: float
+    self_ms: float
+    graph_ms: float
+    eager_ms: float
+    eager_ops: int
+    cache_lookup_ms: float
+
+
+@dataclass(**_kw)
+class EagerGap:
+    cause: str  # graph_break | frame | outside | backward
+    compile_id: str | None
+    break_index: int | None
+    calls: int
+    ms: float
+    ops: int
+
+
+@dataclass(**_kw)
+class FrameCoverage:
+    compile_id: str
+    graph_calls: int
+    captured_ops: int
+    total_ops: int
+    pct_ops: float
+    pct_time: float
+
+
+@dataclass(**_kw)
+class Coverage:
+    unique_graphs: int
+    graph_calls: int
+    captured_ops: int
+    total_ops: int
+    pct_ops: float
+    pct_time: float
+    frames: list[FrameCoverage] = field(default_factory=list)
+
+
+@dataclass(**_kw)
+class BackwardProfile:
+    compiled_calls: int
+    compiled_ms: float
+    eager_nodes: int
+    eager_ms: float
+
+
+@dataclass(**_kw)
+class Profile:
+    method: str
+    device: str
+    wall_ms: float
+    compiled_ms: float
+    eager_ms: float
+    compile_ms: float
+    cache_lookup_ms: float
+    cache_lookups: int
+    graphs: list[GraphProfile]
+    entries: list[EntryProfile]
+    eager: list[EagerGap]
+    coverage: Coverage
+    backward: BackwardProfile
+
+
+@dataclass(**_kw)
+class FunctionSpeedup:
+    name: str
+    line: int
+    compile_ids: list[str]
+    calls: int
+    eager_ms: float
+    compiled_ms: float
+    speedup: float | None
+
+
+@dataclass(**_kw)
+class EagerBaseline:
+    method: str
+    eager_ms: float
+    compiled_ms: float
+    compile_ms: float
+    speedup: float | None
+    functions: list[FunctionSpeedup] = field(default_factory=list)
+
+
+@dataclass(**_kw)
 class CompileReport:
     torch_version: str
     python_version: str
@@ -275,6 +418,8 @@ class CompileReport:
     callees: list[dict[str, Any]] = field(default_factory=list)
     dynamo_counters: dict[str, Any] = field(default_factory=dict)
     sources: list[SourceFile] = field(default_factory=list)
+    profile: Profile | None = None
+    eager_baseline: EagerBaseline | None = None
 
     def frame(self, compile_id: str) -> Frame | None:
         return next((f for f in self.frames if f.compile_id == compile_id), None)

@@ -1,7 +1,8 @@
 """Normalizing a report for golden files: drop what changes from run to run, keep the structure.
 
 Replaced by fixed tokens: memory addresses and object ids, uuid suffixes of ``__compiled_fn_*``,
-temp and site-packages paths, timings, versions, inductor cache paths and hashes. Compile ids are
+temp and site-packages paths, timings (``*_ms`` and the ratios of times), versions, inductor cache paths
+and hashes; ``profile``'s rows ranked by time are put in a fixed order. Compile ids are
 renumbered from the first frame id of the run, so a golden does not depend on what ran before.
 """
 
@@ -28,7 +29,11 @@ _SUBS = [
     (re.compile(r"\b__temp_\d+\b"), "__temp_N"),  # depyf numbers its temporaries process-wide
 ]
 _GLOBAL_LINE = re.compile(r"^(\s*global )(.+)$", re.M)  # depyf orders these names by hash seed
-_NUMERIC_TIMES = {"compile_time_s", "ms", "wall_s", "compile_s", "capture_s"}
+_NUMERIC_TIMES = {"compile_time_s", "ms", "wall_s", "compile_s", "capture_s", "pct_time", "speedup"}
+
+
+def _is_time(key: str) -> bool:
+    return key in _NUMERIC_TIMES or key.endswith("_ms")
 
 
 def _text(s: str, replacements: dict[str, str]) -> str:
@@ -41,7 +46,7 @@ def _text(s: str, replacements: dict[str, str]) -> str:
 
 def _walk(obj: Any, replacements: dict[str, str]) -> Any:
     if isinstance(obj, dict):
-        return {k: (0 if k in _NUMERIC_TIMES and isinstance(v, (int, float)) else _walk(v, replacements)) for k, v in obj.items()}
+        return {k: (0 if _is_time(k) and isinstance(v, (int, float)) else _walk(v, replacements)) for k, v in obj.items()}
     if isinstance(obj, list):
         return [_walk(v, replacements) for v in obj]
     if isinstance(obj, str):
@@ -89,6 +94,18 @@ def normalize_report(report: dict[str, Any], cell_filename: str = "<cell>") -> d
         item["message"] = renumber_text(item["message"])
     if rep["error"]:
         rep["error"]["compile_id"] = cid(rep["error"]["compile_id"])
+    prof = rep.get("profile")
+    if prof:
+        for item in prof["graphs"] + prof["entries"] + prof["eager"] + prof["coverage"]["frames"]:
+            item["compile_id"] = cid(item["compile_id"])
+        # the order of rows ranked by time changes from run to run: keep a stable one
+        prof["graphs"].sort(key=lambda g: (g["compile_id"], g["graph_id"] if g["graph_id"] is not None else -1))
+        prof["eager"].sort(key=lambda g: (g["cause"], g["compile_id"] or ""))
+        prof["cache_lookups"] = 0  # the first call of a code looks its cache up or not, by torch version
+    base = rep.get("eager_baseline")
+    if base:
+        for fn in base["functions"]:
+            fn["compile_ids"] = [cid(c) for c in fn["compile_ids"]]
     out = _walk(rep, replacements)
     sources: dict[str, Any] = {}  # two files may normalize to one name (a cell and a cache's stale copy of it)
     for s in out.get("sources", []):

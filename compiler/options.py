@@ -1,5 +1,5 @@
 """Run options, declared once: ``RunOptions`` (backend, mode, dynamic, fullgraph, scope, recompile limit,
-decompile) and ``OPTIONS``, their command-line form, plus ``OUTPUTS``, the report files both front ends
+decompile, fresh, profile, compare_eager) and ``OPTIONS``, their command-line form, plus ``OUTPUTS``, the report files both front ends
 can write (``--html``: the standalone page). Both the CLI's and the ``%%dynamo`` magic's arguments are made
 from them (``add_arguments``; ``RunOptions.from_args`` reads the run options back). ``unwritable(path,
 flag)`` says why an output path cannot be written, for both to refuse it before anything runs.
@@ -43,6 +43,8 @@ class RunOptions:
     recompile_limit: int | None = None
     decompile: Decompile = "user"
     fresh: bool = False
+    profile: bool = False
+    compare_eager: bool = False
 
     def validate(self) -> RunOptions:
         """Return ``self`` when usable, else raise ``UsageError`` with a one-line fix."""
@@ -164,6 +166,22 @@ OPTIONS: tuple[Option, ...] = (
         "remember of it from earlier runs in this process (the report says when a frame is dynamic because of "
         "one), for this code only, without torch._dynamo.reset()",
         "--fresh",
+        switch=True,
+    ),
+    Option(
+        "profile",
+        "--profile",
+        "profile the run as it happens (torch.profiler, no second run): hits and time per cache entry and graph, "
+        "eager time per graph break, the run split into compiled, eager and compile time, captured-op coverage",
+        "--profile",
+        switch=True,
+    ),
+    Option(
+        "compare_eager",
+        "--compare-eager",
+        "after the compiled run, RUN THE CELL A SECOND TIME without Dynamo and report the speedup, overall and per "
+        "compiled function (the cell's side effects happen twice)",
+        "--compare-eager",
         switch=True,
     ),
 )

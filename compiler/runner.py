@@ -33,6 +33,7 @@ import torch
 
 from . import _compat
 from .backend import explorer_backend, is_explorer_backend, set_capture
+from .baseline import CallTimer, EagerCalls, baseline
 from .calls import CALL_NAME, CallCompiler
 from .cell import ANCHOR_NAME, OUT_NAME, UNBOUND, UNBOUND_NAME, CellProgram, prepare
 from .collectors import DEFAULT_COLLECTORS, CaptureContext, Collector, ordered
@@ -110,7 +111,7 @@ def run_cell(
     run_collectors = [cls() for cls in kinds]
     ctx.attach(run_collectors)
     hooks = Dispatcher(ctx, run_collectors)
-    scaffold = _Scaffold()
+    scaffold = _Scaffold(timer=CallTimer(ctx) if options.compare_eager else None)
     value: Any = None
     exception: BaseException | None = None
     started = time.perf_counter()
@@ -136,6 +137,18 @@ def run_cell(
     if scaffold.calls is not None:
         report.scope_reason = f"{program.scope_reason}. {scaffold.calls.summary()}"
         report.callees = scaffold.calls.callees()
+    plain: tuple[float, CallTimer] | None = None
+    if options.compare_eager and exception is None:  # [Note: eager baseline] in baseline.py
+        eager_timer = CallTimer()
+        eager_s, eager_exc = _run_plain(program, namespace, eager_timer)
+        if eager_exc is None:
+            plain = (eager_s, eager_timer)
+        else:
+            report.diagnose(
+                "eager_baseline_failed",
+                f"--compare-eager: the plain run raised {type(eager_exc).__name__}: {str(eager_exc).strip()[:300]}; "
+                "no speedup is reported",
+            )
 
     built = time.perf_counter()
     ctx.exception = exception
@@ -149,6 +162,10 @@ def run_cell(
                     c.finalize(ctx, report)
             except Exception as exc:  # noqa: BLE001 - a capture bug must never cost the user their run
                 report.diagnose("collector_failed", f"{c.name}: {type(exc).__name__}: {exc}")
+        if plain is not None and scaffold.timer is not None:
+            report.eager_baseline = baseline(
+                report, plain[0], scaffold.ran_s, ctx.compiling_s, scaffold.timer, plain[1], profiled=options.profile
+            )
         if exception is not None:
             report.error = _error_info(exception, filename)
             if getattr(exception, "real_stack", None) is not None:  # raised by Dynamo: name the frame it gave up on
@@ -167,6 +184,8 @@ class _Scaffold:
 
     added_names: list[str] = field(default_factory=list)  # helper names that were not there before
     calls: CallCompiler | None = None  # the calls scope's compiler ([Note: calls scope])
+    timer: CallTimer | None = None  # --compare-eager: the compiled callees' time ([Note: eager baseline])
+    ran_s: float = 0.0  # the cell's own run, from its first line to its last (compiles included)
 
 
 def _execute(
@@ -180,28 +199,61 @@ def _execute(
         guard_export_fn=hooks.guard_export_fn(),
         guard_fail_fn=hooks.guard_fail_fn(),
     )
-    if program.scope == "calls":  # [Note: calls scope] in calls.py
-        assert program.module_code is not None
-        scaffold.calls = CallCompiler(optimize, fresh=options.fresh)
-        if CALL_NAME not in namespace:
-            scaffold.added_names.append(CALL_NAME)
-        namespace[CALL_NAME] = scaffold.calls
-        exec(program.module_code, namespace)  # noqa: S102 - running the user's cell is the point
-        return
-    if program.scope == "all-frames":
-        assert program.module_code is not None
-        _compat.skip_frame_but_not_callees(program.module_code)
-        with optimize:
+    started = time.perf_counter()
+    try:
+        if program.scope == "calls":  # [Note: calls scope] in calls.py
+            assert program.module_code is not None
+            scaffold.calls = CallCompiler(optimize, fresh=options.fresh, timer=scaffold.timer)
+            if CALL_NAME not in namespace:
+                scaffold.added_names.append(CALL_NAME)
+            namespace[CALL_NAME] = scaffold.calls
             exec(program.module_code, namespace)  # noqa: S102 - running the user's cell is the point
-        return
+        elif program.scope == "all-frames":
+            assert program.module_code is not None
+            _compat.skip_frame_but_not_callees(program.module_code)
+            with optimize:
+                exec(program.module_code, namespace)  # noqa: S102 - running the user's cell is the point
+        else:
+            optimize(_cell_function(program, namespace, scaffold))()
+    finally:
+        scaffold.ran_s = time.perf_counter() - started
+
+
+def _run_plain(program: CellProgram, namespace: dict[str, Any], timer: CallTimer) -> tuple[float, BaseException | None]:
+    """Run the cell again without Dynamo (``--compare-eager``); its wall time and exception, if any."""
+    scaffold = _Scaffold()
+    started = time.perf_counter()
+    try:
+        try:
+            if program.scope == "calls":
+                assert program.module_code is not None
+                if CALL_NAME not in namespace:
+                    scaffold.added_names.append(CALL_NAME)
+                namespace[CALL_NAME] = EagerCalls(timer)
+                exec(program.module_code, namespace)  # noqa: S102 - running the user's cell is the point
+            elif program.scope == "all-frames":
+                assert program.module_code is not None
+                exec(program.module_code, namespace)  # noqa: S102 - running the user's cell is the point
+            else:
+                assert program.function_code is not None
+                _cell_function(program, namespace, scaffold)()
+        finally:
+            namespace.pop(OUT_NAME, None)
+            _restore_namespace(program, namespace, scaffold)
+    except BaseException as exc:  # noqa: BLE001 - the plain run's failure (an interrupt too) is reported; the compiled run stands
+        return time.perf_counter() - started, exc
+    return time.perf_counter() - started, None
+
+
+def _cell_function(program: CellProgram, namespace: dict[str, Any], scaffold: _Scaffold) -> types.FunctionType:
+    """Scope ``cell``: the cell's top level as a function ([Note: cell scope] in cell.py)."""
     assert program.function_code is not None
     scaffold.added_names = [n for n in (ANCHOR_NAME, UNBOUND_NAME) if n not in namespace]
     namespace[ANCHOR_NAME] = torch
     namespace[UNBOUND_NAME] = UNBOUND
     for n in [n for n in program.bound_names if n not in namespace]:  # [Note: cell scope] in cell.py
         namespace[n] = UNBOUND
-    fn = types.FunctionType(program.function_code, namespace, program.function_code.co_name)
-    optimize(fn)()
+    return types.FunctionType(program.function_code, namespace, program.function_code.co_name)
 
 
 def _restore_namespace(program: CellProgram, namespace: dict[str, Any], scaffold: _Scaffold) -> None:

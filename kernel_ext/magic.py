@@ -27,6 +27,7 @@ from IPython.core.magic_arguments import argument, kwds, magic_arguments, parse_
 from IPython.display import display
 
 from compiler import RunOptions, run_cell
+from compiler.baseline import NOTICE as EAGER_NOTICE
 from compiler.errors import UsageError as EngineUsageError
 from compiler.options import add_arguments, unwritable
 
@@ -128,6 +129,8 @@ class DynamoMagics(Magics):
         # line N of `source` is notebook line N in tracebacks, linecache and the report.
         source = "\n" + cell
         filename = shell.compile.cache(source, _cell_number(shell), raw_code=source)
+        if options.compare_eager:
+            print(f"%%dynamo {EAGER_NOTICE}")
         progress = None if args.quiet else ProgressLine.for_shell(shell)
         run = None
         try:

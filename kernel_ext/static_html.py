@@ -10,7 +10,8 @@ the JupyterLab and Notebook 7 renderer and ``--html`` show in full); the HTML is
 without the extension sees, so it summarises instead of copying: the cell's source with its graph
 breaks marked, the frames, each frame's original bytecode (dis-style text) beside what Dynamo's
 modified code does (the calls of graphs and resume functions, the decompiled source or one line on
-why there is none), the leading guards, the graph breaks in full, a small picture of each FX graph
+why there is none), the leading guards, the graph breaks (one line each in their frame; in full once, in
+the action list: each distinct break, most costly first, with its remedy), a small picture of each FX graph
 (an SVG drawn by Graphviz's ``dot`` when the graph has at most ``MAX_PICTURE_NODES`` nodes; one line
 otherwise, or when ``dot`` is not installed), dynamic-shape symbols, and one line per AOT graph and
 inductor output. Guard trees, modified bytecode listings, node tables and generated code stay in
@@ -21,10 +22,12 @@ Contents:
   (``compiler.schema.PANES``, the schema's ``x-dynamo-explorer.panes``, which the JupyterLab renderer
   also follows).
 - ``SECTIONS``: pane name -> ``StaticSection``, how this view shows that pane: a part drawn once for the
-  report (``report``: header, frames, cell source, dynamic shapes, graphs, output code) and/or a part drawn
-  inside each frame's ``<details>`` (``frame``: source excerpt, bytecode, guards, graph breaks), the frame
-  parts in pane order too, with consecutive ``column`` parts side by side. ``ABSENT``: panes this view
-  leaves out, each with its reason (none today); a test checks that every pane is in one of the two.
+  report (``report``: header, "why is it slow" (``static_profile.py``), frames, cell source, dynamic shapes,
+  the graph-break action list, graphs, output code) and/or a part drawn
+  inside each frame's ``<details>`` (``frame``: source excerpt, bytecode, guards, graph breaks, the compile-time
+  chart of ``static_chart.py``), the frame parts in pane order too, with consecutive ``column`` parts side by
+  side. ``ABSENT``: panes this view leaves out, each with its reason (none today); a test checks that every
+  pane is in one of the two.
 - ``fx_picture(graph) -> str``: the inline SVG of one FX graph (``dot``), sanitised; raises ``NoDot``
   when Graphviz is not installed.
 
@@ -46,6 +49,9 @@ from typing import Any
 
 from compiler.schema import PANE_TITLES, PANES
 from compiler.summary import one_line
+
+from .static_chart import CHART_CSS, compile_time_section
+from .static_profile import profile_section
 
 __all__ = [
     "ABSENT",
@@ -118,6 +124,7 @@ _CSS = """
 .dx-s-skipped,.dx-s-empty{background:var(--jp-layout-color3,#e0e0e0)}
 .dx-s-error{background:var(--jp-error-color3,#fde0e0)}
 .dx-break{margin:4px 0 8px;padding:4px 8px;border-left:4px solid var(--jp-warn-color1,#f57c00)}
+.dx-breaks{padding-left:22px}
 .dx-ref{color:var(--jp-brand-color1,#1565c0)}
 .dx-report td .dx-mono{white-space:pre-wrap;overflow-wrap:anywhere}
 .dx-report td .dx-nowrap{white-space:nowrap}
@@ -202,6 +209,7 @@ class _Cell:
         self.filename = cell.get("filename")
         self.lines = (cell.get("source") or "").splitlines()
         self.sources = {s.get("filename"): s for s in report.get("sources") or []}
+        self.report = report  # what a frame's part reads of the whole report (symbols, other frames, diagnostics)
 
     def where(self, filename: Any, line: Any) -> str:
         if line is None:
@@ -267,7 +275,7 @@ def _labelled(label: str) -> Callable[[re.Match[str]], str]:
 def render(report: dict) -> str:
     """Return the self-contained static HTML view of ``report`` (see module docstring)."""
     cell = _Cell(report)
-    parts = [f'<div class="dx-report"><style>{_CSS}</style>']
+    parts = [f'<div class="dx-report"><style>{_CSS}{CHART_CSS}</style>']
     for pane in PANES:
         section = SECTIONS.get(pane)
         if section is not None and section.report is not None:
@@ -422,7 +430,7 @@ def _frame(frame: dict, cell: _Cell, open_: bool) -> str:
     """One frame's ``<details>``: its head (recompile reasons, compile failure), then the frame part of each
     pane in ``PANES`` order; consecutive ``column`` parts sit side by side, their ``below`` parts follow."""
     code = frame.get("code") or {}
-    body = [_frame_head(frame)]
+    body = [_frame_head(frame, cell)]
     side: list[str] = []
     below: list[str] = []
 
@@ -452,15 +460,22 @@ def _frame(frame: dict, cell: _Cell, open_: bool) -> str:
     return f'<div class="dx-frame">{_details(title, "".join(body), open_)}</div>'
 
 
-def _frame_head(frame: dict) -> str:
-    """What the frame's title says in the JupyterLab view: why it was recompiled, why its compile failed."""
+def _frame_head(frame: dict, cell: _Cell) -> str:
+    """What the frame's title and the guards pane's reasons say in the JupyterLab view: why it was recompiled
+    (each old entry's reason and every guard of it that failed), the automatic-dynamic decision that led to,
+    why its compile failed."""
     out = []
     for r in frame.get("recompile_reasons") or []:
         prev = f" (guard of [{_e(r['failed_compile_id'])}] failed)" if r.get("failed_compile_id") else ""
-        out.append(f'<div class="dx-banner dx-warn">recompile{prev}: <span class="dx-mono">{_e(r.get("reason"))}</span></div>')
+        out.append(
+            f'<div class="dx-banner dx-warn">recompile{prev}: <span class="dx-mono">{_e(r.get("reason"))}</span>'
+            f"{_failures(frame, r, cell)}</div>"
+        )
     marked = [d for d in frame.get("automatic_dynamic") or [] if d.get("marked_in") == frame.get("compile_id")]
     if marked:
-        said = "; ".join(_dynamic_text(d) + (f", was {_e(d['was'])}" if d.get("was") else "") for d in marked)
+        said = "; ".join(
+            _dynamic_text(d) + (f", was {_e(d['was'])}" if d.get("was") else "") + _decision(frame, d, cell) for d in marked
+        )
         out.append(f'<div class="dx-banner">automatic dynamic: this compile marked {said}</div>')
     if frame.get("fail_type") or frame.get("fail_reason"):
         reason = str(frame.get("fail_reason") or "")
@@ -470,6 +485,80 @@ def _frame_head(frame: dict) -> str:
             + "</div>"
         )
     return "".join(out)
+
+
+def _failures(frame: dict, reason: dict, cell: _Cell) -> str:
+    """Every guard of the old entry that failed (``recompile_reasons[].failures``, minor 6) as a table: guard,
+    value and what failed, expected, actual, line; the one Dynamo's reason names is marked. Nothing for an
+    older report; the note when the list is empty or incomplete."""
+    failures = reason.get("failures")
+    if failures is None:
+        return ""
+    rows = []
+    for f in failures:
+        what = _failure_what(f)
+        mark = ' <span class="dx-meta">(Dynamo\'s reason)</span>' if f.get("in_reason") else ""
+        named = f.get("source") and str(f.get("source")) not in what  # the check names its value: once is enough
+        source = f'<span class="dx-mono dx-nowrap">{_e(f.get("source"))}</span> ' if named else ""
+        rows.append(
+            [
+                _e(f.get("guard_type")) + mark,
+                f'{source}<span class="dx-meta">{_e(what)}</span>',
+                f'<span class="dx-mono">{_e(f.get("expected"))}</span>',
+                f'<span class="dx-mono">{_e(f.get("actual") if f.get("actual") is not None else "?")}</span>',
+                cell.where((frame.get("code") or {}).get("filename"), f.get("line")),
+            ]
+        )
+    out = ""
+    if rows:
+        old = f"[{_e(reason['failed_compile_id'])}]" if reason.get("failed_compile_id") else "the old entry"
+        n = len(rows)
+        out += f'<div class="dx-meta">{n} guard{"s" if n != 1 else ""} of {old} failed for this call:</div>'
+        out += _table(["guard", "value", "expected", "actual", "line"], rows, "failing guards")
+    if reason.get("failures_note"):
+        out += f'<div class="dx-meta">{_e(reason["failures_note"])}</div>'
+    return out
+
+
+def _failure_what(f: dict) -> str:
+    """What failed, in a few words (``labextension/src/guardsModel.ts`` ``failureWhat``): ``dtype mismatch``,
+    ``grad_mode changed``, ``is another object`` (ID_MATCH), ``has another type`` (TYPE_MATCH), else the check."""
+    if f.get("property"):
+        return f"{f['property']} {'mismatch' if f.get('guard_type') == 'TENSOR_MATCH' else 'changed'}"
+    return {"ID_MATCH": "is another object", "TYPE_MATCH": "has another type"}.get(
+        str(f.get("guard_type")), str(f.get("check") or "")
+    )
+
+
+def _decision(frame: dict, d: dict, cell: _Cell) -> str:
+    """What led this compile to mark input ``d`` dynamic, and the symbols it compiled with, escaped:
+    `` — after [0/0]: size mismatch on L['x']; [0/1] compiled with s77 = L['x'].size()[0]``
+    (``labextension/src/guardsModel.ts`` ``dynamicDecisions``)."""
+    source = d.get("source")
+    found: tuple[dict, dict] | None = None
+    for r in frame.get("recompile_reasons") or []:
+        for f in r.get("failures") or []:
+            if f.get("source") == source and (found is None or (f.get("in_reason") and not found[1].get("in_reason"))):
+                found = (r, f)
+    reason = found[0] if found else next(iter(frame.get("recompile_reasons") or []), None)
+    parts = []
+    if reason is not None:
+        what = ""
+        if found:
+            f = found[1]
+            plain = f.get("property") or f.get("guard_type") in ("ID_MATCH", "TYPE_MATCH")
+            what = f"{_failure_what(f)} on {source}" if plain else f"{f.get('check')} failed"
+        after = f"after [{reason['failed_compile_id']}]" if reason.get("failed_compile_id") else "after a recompile"
+        parts.append(f"{after}: {what}" if what else after)
+    cid = frame.get("compile_id")
+    symbols = [
+        f"{s.get('symbol')} = {s.get('source')}"
+        for s in cell.report.get("symbols") or []
+        if s.get("compile_id") == cid and (s.get("source") == source or str(s.get("source")).startswith(f"{source}.size()["))
+    ]
+    if symbols:
+        parts.append(f"[{cid}] compiled with {', '.join(symbols)}")
+    return f" — {_e('; '.join(parts))}" if parts else ""
 
 
 def _dynamic_text(d: dict) -> str:
@@ -622,7 +711,7 @@ def _guards(frame: dict, cell: _Cell) -> str:
         ]
         for g in inputs
     ]
-    out = f"<h5>{_e(PANE_TITLES['guards'])} ({len(guards)})</h5>"
+    out = f"<h5>{_e(PANE_TITLES['guards'])} ({len(guards)})</h5>" + _guard_diff(frame, cell)
     if rows:
         out += _table(["type", "input", "check"], rows, "input guards", MAX_GUARDS)
     rest: dict[str, int] = {}
@@ -635,11 +724,170 @@ def _guards(frame: dict, cell: _Cell) -> str:
     return out
 
 
+def diff_guards(before: list[dict], after: list[dict]) -> dict[str, Any]:
+    """Two compiles' guards, diffed as the JupyterLab view does (``labextension/src/guardsModel.ts``
+    ``diffGuards``): guards match by kind and source; the same checks are unchanged, other checks make a
+    changed guard (``(before, after, removed checks, added checks)``), a guard of one compile only is removed or
+    added. Returns ``{"changed", "removed", "added", "unchanged"}``."""
+
+    def key(g: dict) -> tuple[str, str]:
+        return (str(g.get("type")), str(g.get("source")))
+
+    pending: dict[tuple[str, str], list[dict]] = {}
+    for g in before:
+        pending.setdefault(key(g), []).append(g)
+    unchanged, unmatched = 0, []
+    for g in after:
+        same = next((i for i, b in enumerate(pending.get(key(g), [])) if b.get("code") == g.get("code")), None)
+        if same is None:
+            unmatched.append(g)
+        else:
+            pending[key(g)].pop(same)
+            unchanged += 1
+    changed, added = [], []
+    for g in unmatched:
+        left = pending.get(key(g)) or []
+        if left:
+            b = left.pop(0)
+            was, now = b.get("code") or [], g.get("code") or []
+            changed.append((b, g, [c for c in was if c not in now], [c for c in now if c not in was]))
+        else:
+            added.append(g)
+    removed = [g for g in before if any(g is p for p in pending.get(key(g), []))]
+    return {"changed": changed, "removed": removed, "added": added, "unchanged": unchanged}
+
+
+def _guard_diff(frame: dict, cell: _Cell) -> str:
+    """The guards of a recompile against those of the compile whose guard failed, folded under its counts; the
+    guards that failed are marked, and a compile whose guards were cut says so."""
+    reasons = frame.get("recompile_reasons") or []
+    frames = {f.get("compile_id"): f for f in cell.report.get("frames") or []}
+    previous = next((frames[r["failed_compile_id"]] for r in reasons if r.get("failed_compile_id") in frames), None)
+    if previous is None or previous is frame:
+        return ""
+    diff = diff_guards(previous.get("guards") or [], frame.get("guards") or [])
+    failed = [
+        g
+        for g in previous.get("guards") or []
+        for r in reasons
+        if r.get("failed_compile_id") == previous.get("compile_id")
+        for f in r.get("failures") or []
+        if g.get("source") == f.get("source")
+        and (f.get("check") in (g.get("code") or []) or (f.get("property") and g.get("type") == f.get("guard_type")))
+    ]
+
+    def text(g: dict) -> str:
+        return f"{g.get('type')} {g.get('source')}: {' ; '.join(g.get('code') or [])}"
+
+    def mark(g: dict) -> str:
+        return "   ◀ failed" if any(g is x for x in failed) else ""
+
+    lines = []
+    for before, after, gone, new in diff["changed"]:
+        lines.append(f"~ {after.get('type')} {after.get('source')}{mark(before)}")
+        lines += [f"  - {c}" for c in gone] + [f"  + {c}" for c in new]
+    lines += [f"- {text(g)}{mark(g)}" for g in diff["removed"]]
+    lines += [f"+ {text(g)}" for g in diff["added"]]
+    counts = [f"{len(diff[k])} {k}" for k in ("changed", "removed", "added") if diff[k]] + [f"{diff['unchanged']} unchanged"]
+    cut = [
+        str(d.get("message"))
+        for d in cell.report.get("diagnostics") or []
+        if d.get("kind") == "truncated" and d.get("compile_id") in (previous.get("compile_id"), frame.get("compile_id"))
+    ]
+    note = f'<div class="dx-meta">incomplete: {_e("; ".join(cut))}</div>' if cut else ""
+    summary = f"diff vs guards of [{_e(previous.get('compile_id'))}]: {_e(', '.join(counts))}"
+    return _details(summary, (_pre("\n".join(lines)) if lines else "") + note)
+
+
 def _breaks(frame: dict, cell: _Cell) -> str:
+    """A frame's graph breaks, one line each; their reasons and remedies are in the action list (``_break_list``)."""
     out = []
     for b in frame.get("graph_breaks") or []:
         gb = f" ({_e(b['gb_id'])})" if b.get("gb_id") else ""
-        parts = [f"<b>graph break{gb}: {_e(b.get('gb_type'))}</b> at {cell.where(b.get('filename'), b.get('line'))}"]
+        out.append(
+            f'<div class="dx-break"><b>graph break{gb}: {_e(b.get("gb_type"))}</b> at {cell.where(b.get("filename"), b.get("line"))}'
+            ' <span class="dx-meta">(what to do: the graph-break list)</span></div>'
+        )
+    return "".join(out)
+
+
+def _break_rows(report: dict) -> list[dict[str, Any]]:
+    """The graph-break action list of a report, as ``labextension/src/breakList.ts`` builds it: one row per
+    distinct break across all frames and compiles (the same gb_type, file, line and reason), most costly
+    first (the eager time ``--profile`` attributes to it, then how many times it ran, then how many compiles
+    met it; ties in first-met order). Each row: ``gb`` (the first record), ``frames`` (compile ids, each once),
+    ``count`` (records), ``ran`` (the sum of its frames' cache-entry hits, or None without a profile),
+    ``eager`` (``[ms, ops, calls]`` or None)."""
+    profile = report.get("profile") or {}
+    hits: dict[str, float] = {}
+    for e in profile.get("entries") or []:
+        if isinstance(e, dict) and isinstance(e.get("compile_id"), str) and isinstance(e.get("hits"), (int, float)):
+            hits[e["compile_id"]] = hits.get(e["compile_id"], 0) + e["hits"]
+    eager: dict[tuple[str, int], list[float]] = {}
+    for e in profile.get("eager") or []:
+        if not isinstance(e, dict) or e.get("cause") != "graph_break":
+            continue
+        if isinstance(e.get("compile_id"), str) and isinstance(e.get("break_index"), int):
+            cost = eager.setdefault((e["compile_id"], e["break_index"]), [0.0, 0.0, 0.0])
+            for i, name in enumerate(("ms", "ops", "calls")):
+                cost[i] += float(e.get(name) or 0)
+    rows: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for frame in report.get("frames") or []:
+        cid = frame.get("compile_id")
+        for i, b in enumerate(frame.get("graph_breaks") or []):
+            key = (b.get("gb_type"), b.get("filename"), b.get("line"), b.get("reason"))
+            row = rows.setdefault(key, {"gb": b, "frames": [], "count": 0, "ran": None, "eager": None})
+            row["count"] += 1
+            spent = eager.get((cid, i))
+            if spent is not None:
+                row["eager"] = [a + c for a, c in zip(row["eager"] or [0.0, 0.0, 0.0], spent, strict=True)]
+            if cid not in row["frames"]:
+                row["frames"].append(cid)
+                if cid in hits:
+                    row["ran"] = (row["ran"] or 0) + hits[cid]
+    return sorted(
+        rows.values(),
+        key=lambda r: (-(r["eager"][0] if r["eager"] else -1), -(r["ran"] if r["ran"] is not None else -1), -len(r["frames"])),
+    )
+
+
+def _ms(ms: float) -> str:
+    """Milliseconds for people, as the JupyterLab view writes them (breakList.ts ``formatMs``)."""
+    if ms >= 1000:
+        return f"{ms / 1000:.2f} s"
+    if ms >= 100:
+        return f"{round(ms)} ms"
+    return f"{ms:.1f} ms" if ms >= 10 else f"{ms:.2f} ms"
+
+
+def _break_list(report: dict, cell: _Cell) -> str:
+    """The graph-break action list (``_break_rows``): each distinct break once, most costly first, with where it
+    is, how many compiles met it, how many times it ran and its eager cost (``--profile``), its reason and remedy."""
+    rows = _break_rows(report)
+    if not rows:
+        return ""
+    total = sum(r["count"] for r in rows)
+    cell_label = str((cell.sources.get(cell.filename) or {}).get("label") or "")
+    in_n = cell_label if re.fullmatch(r"In \[\d*\]", cell_label) else ""
+    order = "most eager time first" if report.get("profile") else "most compiles first"
+    items = []
+    for r in rows:
+        b = r["gb"]
+        gb = f" ({_e(b['gb_id'])})" if b.get("gb_id") else ""
+        where = cell.where(b.get("filename"), b.get("line"))
+        if in_n and where and b.get("filename") in (None, cell.filename):
+            where = f"{_e(in_n)}, {where}"
+        cost = [f"{len(r['frames'])} compile{'s' if len(r['frames']) != 1 else ''}"]
+        if r["ran"] is not None:
+            cost.append(f"ran {_e(round(r['ran']))}×")
+        if r["eager"]:
+            ops = f" ({_e(round(r['eager'][1]))} ATen ops)" if r["eager"][1] else ""
+            cost.append(f"{_ms(r['eager'][0])} eager{ops}")
+        frames = " ".join(f"[{_e(c)}]" for c in r["frames"])
+        parts = [
+            f"<b>{_e(b.get('gb_type'))}</b>{gb}{' at ' + where if where else ''}"
+            f' · <span class="dx-badge dx-s-graph_break">{" · ".join(cost)}</span> <span class="dx-meta">in {frames}</span>'
+        ]
         if b.get("reason") and b.get("reason") != b.get("gb_type"):
             parts.append(f'<div>reason: <span class="dx-mono">{_e(b["reason"])}</span></div>')
         if b.get("explanation"):
@@ -650,11 +898,12 @@ def _breaks(frame: dict, cell: _Cell) -> str:
         if b.get("doc_url"):
             parts.append(f"<div>{_link(b['doc_url'], 'documentation')}</div>")
         stack = b.get("user_stack") or []
-        if stack:
-            rows = [[_e(s.get("name")), cell.where(s.get("filename"), s.get("line"))] for s in stack]
-            parts.append(_details("user stack", _table(["function", "where"], rows, "stack frames")))
-        out.append(f'<div class="dx-break">{"".join(parts)}</div>')
-    return "".join(out)
+        if len(stack) > 1:
+            srows = [[_e(s.get("name")), cell.where(s.get("filename"), s.get("line"))] for s in stack]
+            parts.append(_details("user stack", _table(["function", "where"], srows, "stack frames")))
+        items.append(f'<li class="dx-break">{"".join(parts)}</li>')
+    title = f"{_e(PANE_TITLES['graph-breaks'])}: what to fix first ({len(rows)} distinct, {total} in all, {order})"
+    return f'<h4>{title}</h4><ol class="dx-breaks">{"".join(items)}</ol>'
 
 
 def _graph_title(graph: dict) -> str:
@@ -839,12 +1088,14 @@ class StaticSection:
 #: Pane name (``compiler.schema.PANES``) -> how this view shows it; ``render`` follows ``PANES``' order.
 SECTIONS: dict[str, StaticSection] = {
     "header": StaticSection(report=_header_section),
+    "profile": StaticSection(report=profile_section),
     "frames": StaticSection(report=_frames_section),
     "source": StaticSection(report=_cell_source, frame=_source),
     "original-bytecode": StaticSection(frame=_original_bytecode, column=True),
     "modified-bytecode": StaticSection(frame=_modified_bytecode, column=True, below=_decompiled),
     "guards": StaticSection(frame=_guards, report=_shapes),
-    "graph-breaks": StaticSection(frame=_breaks),
+    "graph-breaks": StaticSection(report=_break_list, frame=_breaks),
+    "compile-time": StaticSection(frame=compile_time_section),
     "fx-graph": StaticSection(report=_graphs_section),
     "code": StaticSection(report=_output_code_section),
 }

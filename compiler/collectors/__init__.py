@@ -20,6 +20,7 @@ from .guards import GuardsCollector
 from .links import LinksCollector
 from .logs import LogsCollector
 from .output_code import OutputCodeCollector
+from .profile import ProfileCollector
 from .recompiles import RecompilesCollector
 from .sources import SourcesCollector
 from .stream import StreamCollector
@@ -41,6 +42,7 @@ REGISTRY: tuple[type[Collector], ...] = (
     CountersCollector,
     SourcesCollector,
     LinksCollector,
+    ProfileCollector,
 )
 
 

@@ -18,8 +18,9 @@ payload of every compile (tensor descriptions, config dumps, readable graphs, gu
 on a compile, measured (BENCHMARKS.md). So frames, graphs, guards, breaks, recompiles, symbols and
 phase times come from hooks that cost nothing until Dynamo calls them: the bytecode hook, the backend,
 ``guard_export_fn``/``guard_fail_fn``, the compile start/end callbacks, the ``CompilationMetrics``
-Dynamo always records, the cache entries' guard managers and the ``graph_breaks`` log (built only
-when a break happens). The structured stream carries what exists nowhere else (AOT graphs, inductor's
+Dynamo always records, the phase starts and ends its ``ChromiumEventLogger`` always logs (wrapped for
+the run: [Note: compile phases] in timings.py), the cache entries' guard managers and the
+``graph_breaks`` log (built only when a break happens). The structured stream carries what exists nowhere else (AOT graphs, inductor's
 output code); it is listened to only while an AOT-based backend compiles (``needs_trace``): inside the
 explorer backend's call (``backend_window``) and during a lazy backward compile. Listening through a
 whole aot_eager run cost 1.11x on the toy_example, measured; inside the window the rest of Dynamo's
@@ -100,6 +101,11 @@ class Collector:
         """Entered while the real backend compiles a graph (inside the explorer backend's call)."""
         return contextlib.nullcontext()
 
+    def on_compiled(self, ctx: CaptureContext, compile_id: str, compiled_fn: Callable[..., Any]) -> Callable[..., Any]:
+        """The real backend returned ``compiled_fn`` for a graph: return what Dynamo calls instead (a wrapper)
+        or ``compiled_fn`` itself. Chained through the collectors that declare it, in their order."""
+        return compiled_fn
+
     def on_guards(self, ctx: CaptureContext, compile_id: str, guards: Any) -> None:
         """``guard_export_fn``: the frame's ``GuardsSet`` (cleared by Dynamo afterwards: copy now)."""
 
@@ -114,6 +120,7 @@ HOOKS: tuple[str, ...] = (
     "on_code",
     "on_graph",
     "backend_window",
+    "on_compiled",
     "on_guards",
     "on_guard_failure",
 )
@@ -139,6 +146,8 @@ class CaptureContext:
     started: float = field(default_factory=time.perf_counter)
     #: every compile started on this thread, in order (compile start callback)
     compile_order: list[str] = field(default_factory=list)
+    #: seconds spent compiling on this thread so far (compile start to end callbacks, nested ones once)
+    compiling_s: float = 0.0
     #: every compile id any hook saw on this thread (a compile refused before it started has no start)
     compile_ids: set[str] = field(default_factory=set)
     #: every successful frame compile (bytecode hook); the runner drops their cache entries afterwards

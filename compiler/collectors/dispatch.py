@@ -1,7 +1,7 @@
 """The Dynamo hooks of one run, each installed once, fanned out to the collectors that declare them.
 
 ``Dispatcher.install()`` registers the bytecode hook and the compile start/end callbacks; the
-explorer backend calls ``on_graph`` and ``backend_window`` (``backend.set_capture``); the runner
+explorer backend calls ``on_graph``, ``backend_window`` and ``compiled`` (``backend.set_capture``); the runner
 passes ``guard_export_fn``/``guard_fail_fn`` to ``torch._dynamo.optimize``: ``None`` when no collector
 declares ``on_guards``/``on_guard_failure``, so Dynamo is asked for nothing nobody reads. Every hook
 keeps only this thread's compiles, tags the call with the compile id Dynamo is working on, and
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 import types
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -33,6 +34,7 @@ class Dispatcher:
     def __init__(self, ctx: CaptureContext, collectors: Sequence[Collector]) -> None:
         self.ctx = ctx
         self.by_hook: dict[str, list[Collector]] = {h: [c for c in collectors if declares(c, h)] for h in HOOKS}
+        self._compiling: list[float] = []  # start times of the compiles under way (ctx.compiling_s)
 
     def _call(self, collector: Collector, hook: str, *args: Any) -> None:
         try:
@@ -57,6 +59,7 @@ class Dispatcher:
         if not self._here():
             return
         ctx = self.ctx
+        self._compiling.append(time.perf_counter())
         ctx.compile_ids.add(compile_id)
         if trigger == "DYNAMO" and compile_id not in ctx.compile_order:
             ctx.compile_order.append(compile_id)
@@ -69,6 +72,10 @@ class Dispatcher:
             return
         for c in self.by_hook["on_compile_end"]:
             self._call(c, "on_compile_end", self.ctx, compile_id, trigger)
+        if self._compiling:
+            started = self._compiling.pop()
+            if not self._compiling:
+                self.ctx.compiling_s += time.perf_counter() - started
 
     def on_code(self, code: types.CodeType, new_code: types.CodeType) -> types.CodeType | None:
         cid, attempt = current_trace_id()
@@ -102,6 +109,18 @@ class Dispatcher:
                 except Exception as exc:  # noqa: BLE001 - a capture bug must never fail the user's compile
                     self.ctx.hook_failures.append((c.name, "backend_window", exc))
             yield
+
+    def compiled(self, compiled_fn: Callable[..., Any]) -> Callable[..., Any]:
+        """What Dynamo calls for a graph the real backend compiled: ``compiled_fn`` or a collector's wrapper."""
+        cid, _ = current_trace_id()
+        if cid is None or not self._here():
+            return compiled_fn
+        for c in self.by_hook["on_compiled"]:
+            try:
+                compiled_fn = c.on_compiled(self.ctx, cid, compiled_fn)
+            except Exception as exc:  # noqa: BLE001 - a capture bug must never fail the user's compile
+                self.ctx.hook_failures.append((c.name, "on_compiled", exc))
+        return compiled_fn
 
     def guard_export_fn(self) -> Callable[[Any], None] | None:
         return self._optimize_fn("on_guards")

@@ -15,6 +15,7 @@ logs no such artifact; its ``fail_reason`` has the same layout, and for the exce
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from collections.abc import Iterator
 
@@ -76,12 +77,14 @@ def parse_break(payload: str) -> GraphBreak:
 
 
 def _from_compiled_frame(stack: list[StackFrame], filename: str, name: str, cell: str) -> list[StackFrame]:
-    """Drop the callers above the cell (the notebook machinery, the explorer itself).
+    """Drop the callers above the cell (the notebook machinery, the explorer itself), and the explorer's
+    own frames between the cell and the callee (``--compare-eager``'s call timer).
 
     Dynamo's stack starts with the Python stack above the compiled frame: the cell's line that
     called ``step`` and ``step``'s line that called ``opt.step()``, for a break in a frame compiled
     inside ``opt.step``. Those are kept from the cell's first frame on; without one, from the compiled frame.
     """
+    stack = [fs for fs in stack if not fs.filename.startswith(_ENGINE)]
     for i, fs in enumerate(stack):
         if fs.filename == cell:
             return stack[i:]
@@ -90,6 +93,9 @@ def _from_compiled_frame(stack: list[StackFrame], filename: str, name: str, cell
         if fs.filename == filename and fs.name in (name, original):
             return stack[i:]
     return stack
+
+
+_ENGINE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # compiler/
 
 
 class GraphBreaksCollector(Collector):

@@ -59,8 +59,15 @@ _TREE_LINE = re.compile(
 _WHERE = re.compile(r"(?P<file>[^\s#]+):(?P<line>\d+) in [\w<>.]+")
 
 
-def parse_tree(text: str, filename: str) -> list[tuple[str, str, str, int | None]]:
-    """``(source, leaf kind, code, user line)`` for every leaf guard of a guard-tree dump.
+def user_line(comment: str, filename: str) -> int | None:
+    """The user line a guard's comment names (``x + 1  # f.py:3 in f``), when it is a line of ``filename``
+    (the frame's own file; Dynamo shortens paths, so the comment's path is a suffix of it)."""
+    w = _WHERE.search(comment.rsplit("# ", 1)[-1])
+    return int(w.group("line")) if w and filename.endswith(w.group("file")) else None
+
+
+def parse_tree(text: str, filename: str) -> list[tuple[str, str, str, int | None, str]]:
+    """``(source, leaf kind, code, user line, comment)`` for every leaf guard of a guard-tree dump.
 
     A leaf reads ``KIND: check  # user code  # file:line in fn``. The user line is kept only when
     the comment points into ``filename`` (the frame's own file; the tree shortens paths, so the
@@ -82,10 +89,9 @@ def parse_tree(text: str, filename: str) -> list[tuple[str, str, str, int | None
         if sep:
             where = comment.rsplit("# ", 1)[-1]
             if where not in lines:
-                w = _WHERE.search(where)
-                lines[where] = int(w.group("line")) if w and filename.endswith(w.group("file")) else None
+                lines[where] = user_line(where, filename)
             line = lines[where]
-        out.append((stack[-1][1] if stack else "", kind, check.strip(), line))
+        out.append((stack[-1][1] if stack else "", kind, check.strip(), line, comment))
     return out
 
 
@@ -120,6 +126,8 @@ class GuardsCollector(Collector):
     def __init__(self) -> None:
         self.exports: dict[str, tuple[list[Guard], int]] = {}  # compile id -> rows (capped), total
         self.managers: dict[str, Any] = {}  # compile id -> the cache entry's guard manager
+        #: compile id -> the root leaves of its tree (the shape guards among them): check -> (user line, comment)
+        self.root_leaves: dict[str, dict[str, tuple[int | None, str]]] = {}
 
     def on_guards(self, ctx: CaptureContext, compile_id: str, guards: Any) -> None:
         with gc_paused():  # ~10^4 rows for a large model; copy now: Dynamo clears the set afterwards
@@ -143,12 +151,16 @@ class GuardsCollector(Collector):
             tree = trees.get(frame.compile_id)
             leaves = parse_tree(tree, frame.code.filename) if tree else []
             frame.guard_tree = tree.strip() if tree else None
+            roots = self.root_leaves.setdefault(frame.compile_id, {})
+            for s, _, c, ln, comment in leaves:
+                if not s:
+                    roots.setdefault(c, (ln, comment))
             rows, total = self.exports.get(frame.compile_id, (None, 0))
             if rows is None:
-                rows = [Guard(type=k, source=s, code=[c], line=ln, origin=_origin(s)) for s, k, c, ln in leaves]
+                rows = [Guard(type=k, source=s, code=[c], line=ln, origin=_origin(s)) for s, k, c, ln, _ in leaves]
             else:
                 by_source: dict[str, list[tuple[str, str, int | None]]] = {}
-                for s, k, c, ln in leaves:
+                for s, k, c, ln, _ in leaves:
                     by_source.setdefault(s, []).append((k, c, ln))
                 for g in rows:
                     found = by_source.get(g.source, [])

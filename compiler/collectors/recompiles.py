@@ -1,11 +1,14 @@
-"""Collector for recompiles: the failing guard(s) behind each new compile id, and limit hits.
+"""Collector for recompiles: the failing guards behind each new compile id, and limit hits.
 
 ``guard_fail_fn`` (passed to ``torch._dynamo.optimize``) is called while Dynamo decides to recompile,
 under the NEW compile id, with one ``'<old id>: <reason>'`` per cache entry whose guards failed: the
-same list ``TORCH_LOGS=recompiles`` prints. Entries made by the user's own ``torch.compile`` of the
-same code carry no such callback; then the first reason comes from ``CompilationMetrics``. A
-``recompile_limit`` hit shows as the WARNING Dynamo logs (diverted into the report by the logs
-collector) and as ``fail_reason`` of that compile.
+same list ``TORCH_LOGS=recompiles`` prints, where each reason names the first failing guard only. At
+that moment the entry and the call's values are on the stack (``_compat.failing_entry``), and every
+guard of the entry is evaluated against them (``guard_failures.evaluate``, [Note: every failing guard]):
+``recompile_reasons[].failures``. Nothing of it runs when nothing recompiles. Entries made by the user's
+own ``torch.compile`` of the same code carry no such callback; then the first reason comes from
+``CompilationMetrics``, without failures. A ``recompile_limit`` hit shows as the WARNING Dynamo logs
+(diverted into the report by the logs collector) and as ``fail_reason`` of that compile.
 """
 
 from __future__ import annotations
@@ -13,22 +16,38 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..model import CompileReport, RecompileReason
-from .base import CaptureContext, Collector
+from .. import _compat
+from ..model import CompileReport, GuardFailure, RecompileReason
+from .base import CaptureContext, Collector, gc_paused
 from .frames import FramesCollector
+from .guard_failures import MAX_ENTRIES, Call, evaluate
 from .logs import LogsCollector
+
+#: failures_note of a reason Dynamo gave without calling the explorer's guard_fail_fn.
+NOT_EVALUATED = (
+    "not evaluated: Dynamo gave this reason without calling the explorer's guard_fail_fn (a cache entry of "
+    "your own torch.compile of this code); it names the first failing guard only"
+)
+#: failures_note when the entry and the call's values could not be found on the stack.
+NOT_REACHED = "not evaluated: the failing cache entry was not found where torch 2.13 keeps it"
+#: failures_note of an entry past the MAX_ENTRIES most recent ones of a recompile.
+TOO_MANY = (
+    f"not evaluated: only the {MAX_ENTRIES} most recent cache entries of a code are evaluated at each recompile; "
+    "Dynamo's reason names this one's first failing guard"
+)
 
 _ENTRY = re.compile(r"^(?P<cid>(?:!\d+/)?\d+/\d+): (?P<reason>.*)$", re.S)
 
 
 def split_reasons(items: list[str]) -> list[RecompileReason]:
+    """One ``RecompileReason`` per ``'<old id>: <reason>'`` item (an item without an id keeps none), in order."""
     out = []
     for item in items:
         text = str(item).strip()
         m = _ENTRY.match(text)
         if m:
             out.append(RecompileReason(failed_compile_id=m.group("cid"), reason=m.group("reason").strip()))
-        elif text:
+        else:
             out.append(RecompileReason(failed_compile_id=None, reason=text))
     return out
 
@@ -38,19 +57,38 @@ class RecompilesCollector(Collector):
     requires = ("frames", "logs")
 
     def __init__(self) -> None:
-        self.failures: dict[str, list[str]] = {}  # new compile id -> '<old id>: <reason>' items
+        # new compile id -> ('<old id>: <reason>', every failing guard of that entry, what the list leaves out)
+        self.failures: dict[str, list[tuple[str, list[GuardFailure], str | None]]] = {}
+        self.call: Call | None = None  # the values of the call Dynamo is explaining, shared by its old entries
 
     def on_guard_failure(self, ctx: CaptureContext, compile_id: str, failure: Any) -> None:
-        self.failures.setdefault(compile_id, []).append(str(failure.reason))
+        done = self.failures.setdefault(compile_id, [])
+        entry = _compat.failing_entry() if len(done) < MAX_ENTRIES else None
+        failures: list[GuardFailure] = []
+        note: str | None = NOT_REACHED if len(done) < MAX_ENTRIES else TOO_MANY
+        if entry is not None:
+            filename = getattr(failure.orig_code, "co_filename", "") or ""
+            with gc_paused():  # many small objects that survive, in a heap that holds a model: no full collection
+                failures, note, self.call = evaluate(entry[0], entry[1], filename, self.call)
+        done.append((str(failure.reason), failures, note))
+
+    def on_compile_end(self, ctx: CaptureContext, compile_id: str, trigger: str) -> None:
+        self.call = None  # the call's values are not kept past its compile
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+        self.call = None
         metrics = ctx.get(FramesCollector).metrics
         fallback = {str(m.compile_id): m.recompile_reason for m in metrics if m.recompile_reason}
         for frame in report.frames:
-            reasons = self.failures.get(frame.compile_id) or (
-                [fallback[frame.compile_id]] if frame.compile_id in fallback else []
-            )
-            frame.recompile_reasons.extend(split_reasons(reasons))
+            items = self.failures.get(frame.compile_id)
+            if items:
+                for (_, failures, note), reason in zip(items, split_reasons([text for text, _, _ in items]), strict=True):
+                    reason.failures, reason.failures_note = failures, note
+                    frame.recompile_reasons.append(reason)
+            elif frame.compile_id in fallback:
+                for reason in split_reasons([fallback[frame.compile_id]]):
+                    reason.failures_note = NOT_EVALUATED
+                    frame.recompile_reasons.append(reason)
         for rec in ctx.get(LogsCollector).records:
             if "hit config.recompile_limit" in rec.message or "hit config.accumulated_recompile_limit" in rec.message:
                 report.diagnose(

@@ -11,11 +11,24 @@
  * - `recompileTimeline`: the compiles of one code object ([0/0] → [0/1] → [0/2]) with the guard that failed
  *   on each arrow.
  * - `diffGuards`: the guards of a recompile against those of the compile before, a guard whose checks changed
- *   shown once with only the checks that differ.
- * - `symbolText`: a dynamic-shape symbol as the frame title shows it.
+ *   shown once with only the checks that differ; `diffNote` says when it cannot be complete.
+ * - `failureText`, `failureWhat`, `failedGuardsOf`: every guard of an old cache entry that failed
+ *   (`recompile_reasons[].failures`, minor 6) in words, and the rows of the entry's guards they are.
+ * - `dynamicDecisions`: a recompile tied to the automatic-dynamic decision it led to (after [0/0] → size
+ *   mismatch, Dynamo marked L['x'] dim 0 dynamic; [0/1] compiled with s0).
+ * - `symbolText`: a dynamic-shape symbol as the frame title shows it, its specialisation included.
  */
-import type { ReportIndex } from './model';
-import type { Frame, Guard, Symbol as ShapeSymbol } from './schema';
+import { dynamicText } from './frameSymbols';
+import { failedGuards, type ReportIndex } from './model';
+import type {
+  AutomaticDynamic,
+  CompileReport,
+  Frame,
+  Guard,
+  GuardFailure,
+  RecompileReason,
+  Symbol as ShapeSymbol
+} from './schema';
 
 /** Where a guard is shown, in display order ('state' is the collapsed global-state row, drawn last). */
 export type GuardTier = 'failed' | 'shape' | 'input' | 'module' | 'global' | 'other' | 'state';
@@ -279,8 +292,152 @@ export function diffGuards(before: readonly Guard[], after: readonly Guard[]): I
 }
 
 /**
- * A dynamic-shape symbol as the frame title shows it: `s0 = L['x'].size()[0] = 8, [2, int_oo]`.
+ * Why a guard diff leaves something out, or null: a compile whose guards were cut (a `truncated` diagnostic
+ * of either compile: the report keeps the first guards of a very large frame).
+ */
+export function diffNote(report: CompileReport, before: Frame, after: Frame): string | null {
+  const cut = report.diagnostics.filter(
+    d => d.kind === 'truncated' && (d.compile_id === before.compile_id || d.compile_id === after.compile_id)
+  );
+  return cut.length > 0 ? `incomplete: ${cut.map(d => d.message).join('; ')}` : null;
+}
+
+/**
+ * What failed, in a few words: `dtype mismatch` for a tensor property, `grad_mode changed` for a global-state
+ * field, `is another object` / `has another type` for ID_MATCH / TYPE_MATCH, else the check (`L['n'] == 2`).
+ */
+export function failureWhat(failure: GuardFailure): string {
+  if (failure.property) {
+    return failure.guard_type === 'TENSOR_MATCH' ? `${failure.property} mismatch` : `${failure.property} changed`;
+  }
+  if (failure.guard_type === 'ID_MATCH') {
+    return 'is another object';
+  }
+  if (failure.guard_type === 'TYPE_MATCH') {
+    return 'has another type';
+  }
+  return failure.check;
+}
+
+/**
+ * The head of a failure: `L['x'] dtype mismatch`, `G['act'] is another object`, or the check alone when it names
+ * its value (`L['n'] == 2`) or has none (a shape guard).
+ */
+export function failureHead(failure: GuardFailure): { source: string; what: string } {
+  const what = failureWhat(failure);
+  return { source: failure.source && !what.includes(failure.source) ? failure.source : '', what };
+}
+
+/**
+ * A failure in one line: `L['x'] dtype: expected torch.float32, actual torch.float64`,
+ * `L['n']: expected 2, actual 3`; a failure known only from Dynamo's own reason has no actual value.
+ */
+export function failureText(failure: GuardFailure): string {
+  const what = failure.source || (failure.guard_type === 'GLOBAL_STATE' ? 'global state' : failure.check);
+  const prop = failure.property ? ` ${failure.property}` : '';
+  const actual = failure.actual !== null ? `, actual ${failure.actual}` : '';
+  return `${what}${prop}: expected ${failure.expected}${actual}`;
+}
+
+/**
+ * The guards of `previous` (the old compile) that failed and made `frame` recompile. From the failures of the
+ * reasons naming `previous` (minor 6): the guard of the same source that holds the failing check (a TENSOR_MATCH
+ * or GLOBAL_STATE row of that source also for a property); for older reports, from Dynamo's reason text
+ * (`failedGuards`).
+ */
+export function failedGuardsOf(frame: Frame, previous: Frame | null): Set<Guard> {
+  const out = failedGuards(frame, previous);
+  if (!previous) {
+    return out;
+  }
+  for (const reason of frame.recompile_reasons) {
+    if (reason.failed_compile_id !== null && reason.failed_compile_id !== previous.compile_id) {
+      continue;
+    }
+    for (const failure of reason.failures ?? []) {
+      for (const guard of previous.guards) {
+        if (guard.source !== failure.source) {
+          continue;
+        }
+        const holds = guard.code.includes(failure.check);
+        const sameKind = failure.property !== null && guard.type === failure.guard_type;
+        if (holds || sameKind) {
+          out.add(guard);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** A recompile tied to the automatic-dynamic decision it led to. */
+export interface IDynamicDecision {
+  /** The input this compile marked dynamic (frames[].automatic_dynamic with marked_in = this compile). */
+  decision: AutomaticDynamic;
+  /** The reason (old entry) whose failure on that input led to it, when the report has one. */
+  reason: RecompileReason | null;
+  /** That failure (a TENSOR_MATCH size mismatch, an EQUALS_MATCH on an int), when the report has it (minor 6). */
+  failure: GuardFailure | null;
+  /** This compile's symbols for that input (`s0 = L['x'].size()[0]`). */
+  symbols: ShapeSymbol[];
+  /** The story in one line: after [0/0] → size mismatch, Dynamo marked L['x'] dim 0 dynamic; [0/1] compiled with s0. */
+  text: string;
+  /** Its second half, shown under the failure: Dynamo marked L['x'] dim 0 dynamic; [0/1] compiled with s0. */
+  marked: string;
+}
+
+/** Does a symbol's source read `input` (`L['x'].size()[0]` for L['x'], `L['n']` for L['n'])? */
+function readsInput(symbol: ShapeSymbol, input: string): boolean {
+  return symbol.source === input || symbol.source.startsWith(`${input}.size()[`);
+}
+
+/**
+ * The inputs this compile marked dynamic, each tied to the guard failure of the old entry that led to it and
+ * to the symbols it was compiled with. Empty when the compile marked nothing (it may still be symbolic: an
+ * earlier compile or run marked the input, `frames[].automatic_dynamic[].marked_in`).
+ */
+export function dynamicDecisions(report: CompileReport, frame: Frame): IDynamicDecision[] {
+  const marked = (frame.automatic_dynamic ?? []).filter(d => d.marked_in === frame.compile_id);
+  const symbols = report.symbols.filter(s => s.compile_id === frame.compile_id);
+  return marked.map(decision => {
+    let reason: RecompileReason | null = null;
+    let failure: GuardFailure | null = null;
+    for (const r of frame.recompile_reasons) {
+      const hit = (r.failures ?? []).find(f => f.source === decision.source);
+      if (hit && (!failure || (hit.in_reason && !failure.in_reason))) {
+        reason = r;
+        failure = hit;
+      }
+    }
+    reason = reason ?? frame.recompile_reasons[0] ?? null;
+    const mine = symbols.filter(s => readsInput(s, decision.source));
+    const after = reason?.failed_compile_id ? `after [${reason.failed_compile_id}] → ` : '';
+    const what = failure
+      ? failure.property || failure.guard_type === 'ID_MATCH' || failure.guard_type === 'TYPE_MATCH'
+        ? `${failureWhat(failure)} on ${decision.source}`
+        : `${failure.check} failed`
+      : reason
+        ? shortReason(reason.reason)
+        : '';
+    const was = decision.was ? ` (was ${decision.was})` : '';
+    const compiled = mine.length
+      ? `; [${frame.compile_id}] compiled with ${mine.map(s => `${s.symbol} = ${s.source}`).join(', ')}`
+      : '';
+    const marked = `Dynamo marked ${dynamicText(decision)} dynamic${was}${compiled}`;
+    const text = `${after}${what ? `${what}, ` : ''}${marked}`;
+    return { decision, reason, failure, symbols: mine, text, marked };
+  });
+}
+
+/**
+ * A dynamic-shape symbol as the frame title shows it: `s0 = L['x'].size()[0] = 8, [2, int_oo]`; a symbol
+ * ShapeEnv specialised adds it: `…, specialized to 3 (range_refined_to_singleton: L['x'].size()[0] == 3)`.
  */
 export function symbolText(symbol: ShapeSymbol): string {
-  return `${symbol.symbol} = ${symbol.source} = ${symbol.value}, ${symbol.range}`;
+  const base = `${symbol.symbol} = ${symbol.source} = ${symbol.value}, ${symbol.range}`;
+  if (symbol.specialized_to === null || symbol.specialized_to === undefined) {
+    return base;
+  }
+  const why = [symbol.specialization_reason, symbol.specialization_guard].filter(Boolean).join(': ');
+  return `${base}, specialized to ${symbol.specialized_to}${why ? ` (${why})` : ''}`;
 }

@@ -14,6 +14,14 @@
  */
 export type FrameStatus = 'ok' | 'graph_break' | 'recompile' | 'skipped' | 'error' | 'empty';
 /**
+ * (minor 6) What part of torch.compile a phase belongs to: 'dynamo' (the frame compile, bytecode tracing, restarts), 'guards' (build_guards), 'backend' (backend_compile, entire_backward_compile), 'aot' (AOTAutograd: metadata, joint graph, partition, joint-graph passes), 'inductor' (lowering, scheduling, code generation, pre/post-grad passes), 'compile' (compiling and loading the generated code: compile_file, async_compile.*, PyCodeCache.load_by_key_path, autotuning), 'cache' (cache keys, lookups, loads and saves), 'other'.
+ *
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "PhaseKind".
+ */
+export type PhaseKind =
+  'dynamo' | 'guards' | 'backend' | 'aot' | 'inductor' | 'compile' | 'cache' | 'other';
+/**
  * 'dynamo_partial' (minor 3): what Dynamo had traced of a frame when it raised (fullgraph=True, a data-dependent error), from the exception's partial_fx_graph; never compiled, not counted among the graphs.
  *
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -90,6 +98,14 @@ export interface CompileReport {
    * (minor 3) Every file the report names (frames' code, graph breaks and their stacks, FX and AOT nodes), with the label to show for it (a notebook cell as 'In [2]') and the code of the frames compiled from it.
    */
   sources?: SourceFile[];
+  /**
+   * (minor 6) --profile: what the run cost, measured by torch.profiler as the cell ran (not a second run). Null or absent without --profile.
+   */
+  profile?: null | Profile;
+  /**
+   * (minor 6) --compare-eager: the same cell run a second time without Dynamo, and the speedup. Null or absent without --compare-eager.
+   */
+  eager_baseline?: null | EagerBaseline;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -124,6 +140,14 @@ export interface RunOptions {
    * --fresh: Dynamo's automatic-dynamic memory of the code this run compiles (the cell's own code and every function or module it compiles) was forgotten before it compiled, so earlier runs changed nothing (compiler.reset_code). Absent before minor version 5 (then: false).
    */
   fresh?: boolean;
+  /**
+   * (minor 6) --profile: the run was profiled as it happened (report.profile).
+   */
+  profile?: boolean;
+  /**
+   * (minor 6) --compare-eager: the cell ran a second time without Dynamo, for report.eager_baseline.
+   */
+  compare_eager?: boolean;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -332,17 +356,91 @@ export interface RecompileReason {
    * The failing guard, e.g. "tensor 'a' dtype mismatch. expected Float, actual Double".
    */
   reason: string;
+  /**
+   * (minor 6) Every guard of that cache entry that failed for the call that recompiled, each with what the entry expected and what the call brought, evaluated when Dynamo decided to recompile (reason names only the first one Dynamo's check met). Empty when they could not be evaluated (failures_note says why); absent before minor 6.
+   */
+  failures?: GuardFailure[];
+  /**
+   * (minor 6) What failures leaves out, or why it is empty: an entry of the user's own torch.compile (Dynamo gives it no guard_fail_fn: only reason is known), checks whose value no longer exists, a cap on a very large guard set. Null when failures is complete.
+   */
+  failures_note?: string | null;
 }
 /**
+ * (minor 6) One failing guard of an old cache entry (compiler/collectors/guard_failures.py): a check of the entry's guard tree evaluated against the values of the call that recompiled.
+ *
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "GuardFailure".
+ */
+export interface GuardFailure {
+  /**
+   * Dynamo's kind of the leaf guard, verbatim: TENSOR_MATCH, ID_MATCH, TYPE_MATCH, EQUALS_MATCH, LENGTH_CHECK, TRUE_MATCH, GLOBAL_STATE, LAMBDA_GUARD (a shape guard), ...
+   */
+  guard_type: string;
+  /**
+   * The guarded value as Dynamo names it (L['x'], G['cfg'].flag, L['xs'][0]); '' for a root guard (global state, shape guards).
+   */
+  source: string;
+  /**
+   * What failed when one guard checks several things: a tensor's type, dispatch_keys, dtype, device, requires_grad, size or stride (TENSOR_MATCH: one failure each), a field of the global state (GLOBAL_STATE: grad_mode, num_threads, ...); null for a guard with one check.
+   */
+  property: string | null;
+  /**
+   * The guard's check as Dynamo wrote it (its code part without the user-code comment), e.g. "L['n'] == 2", "len(L['xs']) == 2", 'check_tensor(...)'.
+   */
+  check: string;
+  /**
+   * What the entry holds: the constant side of a comparison ('2', '>= 2'), the property's value in the entry ('torch.float32', '[2, 3]'), the object or type it ID-matched; else the check itself.
+   */
+  expected: string;
+  /**
+   * What the call brought: the value of the checked expression ('3'), the property now ('torch.float64'), the object now with its id; null when only Dynamo's own reason is known.
+   */
+  actual: string | null;
+  /**
+   * The user line the guard came from, in the frame's own file (the guard's comment).
+   */
+  line: number | null;
+  /**
+   * This is the failure Dynamo's own reason names (its check stops at the first failing guard).
+   */
+  in_reason: boolean;
+}
+/**
+ * One timed phase of the frame's compile, or one instant event (a cache lookup's outcome). Since minor 6 each entry is one occurrence, in tree order (a phase before the phases inside it, siblings by start), from Dynamo's ChromiumEventLogger (the calls tlparse's Perfetto view is built from): the frame's own compile and, for a training step, the lazy backward compile AOTAutograd runs at the first backward (LAZY_BACKWARD, under the forward's compile id). Before minor 6: one entry per dynamo_timed key, durations summed, no nesting (start_ms, parent, event, label, kind, instant absent).
+ *
  * This interface was referenced by `CompileReport`'s JSON-Schema
  * via the `definition` "Phase".
  */
 export interface Phase {
   /**
-   * dynamo_timed key, as torch._dynamo.utils.compile_times() names it: bytecode_tracing, build_guards, OutputGraph.call_user_compiler, compile_file, ... (nested phases overlap).
+   * dynamo_timed key, as torch._dynamo.utils.compile_times() names it: bytecode_tracing, build_guards, OutputGraph.call_user_compiler, compile_fx_inner, compile_file, ...; for an event timed only as a chromium event (the outermost 'dynamo') or an instant one (fx_graph_cache_miss), its event name.
    */
   name: string;
+  /**
+   * Duration in milliseconds (0 for an instant event).
+   */
   ms: number;
+  /**
+   * (minor 6) Start, in milliseconds after the first event of this compile id (the forward compile's 'dynamo'); a lazy backward compile starts after the forward ran.
+   */
+  start_ms?: number;
+  /**
+   * (minor 6) Index in this frame's phases of the phase this one runs inside; null for a top-level phase ('dynamo', 'entire_backward_compile').
+   */
+  parent?: number | null;
+  /**
+   * (minor 6) The chromium event name when it differs from name (dynamo_timed's phase_name): backend_compile for OutputGraph.call_user_compiler, inductor_compile for compile_fx_inner, entire_frame_compile for _compile.compile_inner, ...
+   */
+  event?: string | null;
+  /**
+   * (minor 6) A readable label for people: 'tracing the bytecode', 'AOTAutograd', 'C++ compile', 'FX graph cache miss', ... (the name stays Dynamo's own).
+   */
+  label?: string;
+  kind?: PhaseKind;
+  /**
+   * (minor 6) An instant event with no duration: a cache lookup's outcome (fx_graph_cache_hit/miss/bypass/disabled, autograd_cache_hit/miss/bypass) at the lookup's time, or an automatic_dynamic decision (an input Dynamo marks dynamic while tracing).
+   */
+  instant?: boolean;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -508,7 +606,22 @@ export interface Symbol {
    * Value range, e.g. '[2, int_oo]'.
    */
   range: string;
+  /**
+   * The user line where the symbol was specialised (specialized_to), else the first shape guard on its source.
+   */
   line: number | null;
+  /**
+   * (minor 6) The constant ShapeEnv replaced this symbol with (ShapeEnv.replacements): the dimension is no longer dynamic, the compiled code holds for this value only and the frame's TENSOR_MATCH checks it as a static size. Null: not specialised.
+   */
+  specialized_to?: string | null;
+  /**
+   * (minor 6) The reason ShapeEnv gave when it replaced the symbol (ShapeEnv._set_replacement, verbatim): 'range_refined_to_singleton' (a guard left one value, e.g. `if x.shape[0] == 3`, `range(x.shape[0])`), 'solve', ...
+   */
+  specialization_reason?: string | null;
+  /**
+   * (minor 6) The shape guard that pinned it, with its sources (ShapeEnv.guards, printed as Dynamo prints shape guards), e.g. "L['x'].size()[0] == 3".
+   */
+  specialization_guard?: string | null;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -520,7 +633,14 @@ export interface ShapeGuard {
    * e.g. 'Eq(s97, s52)'.
    */
   expr: string;
+  /**
+   * The user line of this guard (its own leaf in the guard tree; since minor 6, before: the line of the frame's SHAPE_ENV guard).
+   */
   line: number | null;
+  /**
+   * (minor 6) Dynamo's note on why the guard exists when it gives one, verbatim: a 0/1 specialization ('the guard itself is not due user code but due to 0/1 specialization in the framework; ...'), duck sizing ('duck sizing added this equality because these variables had the same size 4 ...').
+   */
+  note?: string | null;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -554,7 +674,7 @@ export interface ErrorInfo {
  */
 export interface Diagnostic {
   /**
-   * collector_failed: one artifact could not be captured; schema_mismatch: the report does not match this schema; shared_cache: a frame's cache is shared with the user's own compiled code; compile_failed: Dynamo could not compile a frame and ran it eagerly; recompile_limit: a frame hit recompile_limit; truncated: an artifact was too large to keep whole (the message says what was cut and where to see all of it).
+   * collector_failed: one artifact could not be captured; schema_mismatch: the report does not match this schema; shared_cache: a frame's cache is shared with the user's own compiled code; compile_failed: Dynamo could not compile a frame and ran it eagerly; recompile_limit: a frame hit recompile_limit; truncated: an artifact was too large to keep whole (the message says what was cut and where to see all of it); eager_baseline_failed: (minor 6) the --compare-eager plain run raised, so no speedup is reported.
    */
   kind:
     | 'collector_failed'
@@ -563,7 +683,8 @@ export interface Diagnostic {
     | 'compile_failed'
     | 'recompile_limit'
     | 'unsupported_torch'
-    | 'truncated';
+    | 'truncated'
+    | 'eager_baseline_failed';
   message: string;
   compile_id?: string | null;
 }
@@ -641,6 +762,278 @@ export interface SourceExcerpt {
   text: string;
 }
 /**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Profile".
+ */
+export interface Profile {
+  /**
+   * How the numbers were measured and counted, in words (shown to the user).
+   */
+  method: string;
+  /**
+   * 'cpu', or 'cuda' when device (kernel) time was recorded.
+   */
+  device: string;
+  /**
+   * The profiled run, compiles included (the profiler's own cost included).
+   */
+  wall_ms: number;
+  /**
+   * Time inside compiled graphs: forward graph calls (graphs[]) plus compiled backward calls (backward.compiled_ms).
+   */
+  compiled_ms: number;
+  /**
+   * Everything else that was not compiling: the cell's own Python, eager ATen ops, graph-break code, Dynamo's glue and cache lookups (wall_ms - compiled_ms - compile_ms).
+   */
+  eager_ms: number;
+  /**
+   * Time Dynamo and the backend spent compiling during the run (frames and lazy backward compiles).
+   */
+  compile_ms: number;
+  /**
+   * Time in Dynamo's cache lookups (the profiler's 'TorchDynamo Cache Lookup': guard evaluation before each call of a compiled code), part of eager_ms.
+   */
+  cache_lookup_ms: number;
+  /**
+   * How many cache lookups ran.
+   */
+  cache_lookups: number;
+  /**
+   * Every compiled graph that ran, the most time first.
+   */
+  graphs: GraphProfile[];
+  /**
+   * Every cache entry (compile id) that ran, in compile order.
+   */
+  entries: EntryProfile[];
+  /**
+   * Eager time outside graphs, attributed to what caused it, the most time first.
+   */
+  eager: EagerGap[];
+  coverage: Coverage;
+  backward: BackwardProfile;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "GraphProfile".
+ */
+export interface GraphProfile {
+  /**
+   * The Dynamo graph (graphs[].id); null when the report holds no graph for it.
+   */
+  graph_id: number | null;
+  compile_id: string;
+  /**
+   * How many times the compiled graph was called.
+   */
+  calls: number;
+  /**
+   * Host time inside the compiled graph's callable (AOT runtime wrappers included), summed over calls.
+   */
+  total_ms: number;
+  mean_ms: number;
+  /**
+   * Device (CUDA) kernel time of the calls, from the profiler's CUDA activity; null on the CPU.
+   */
+  device_ms: number | null;
+  /**
+   * Captured ops per call: the graph's call_function/call_method/call_module nodes that produce a tensor (getitem excluded), i.e. the torch operations one call replaces.
+   */
+  ops: number;
+  /**
+   * Device kernels the graph launched (Triton kernels on a GPU), the most time first; empty on the CPU.
+   */
+  kernels: KernelProfile[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "KernelProfile".
+ */
+export interface KernelProfile {
+  name: string;
+  calls: number;
+  device_ms: number;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "EntryProfile".
+ */
+export interface EntryProfile {
+  /**
+   * The cache entry: the compile that made it.
+   */
+  compile_id: string;
+  /**
+   * How many calls this cache entry served (the profiler's 'Torch-Compiled Region: <compile id>' events).
+   */
+  hits: number;
+  /**
+   * Time inside the entry's code, nested entries (resume functions) and compiles included.
+   */
+  total_ms: number;
+  /**
+   * total_ms without nested entries and compiles: this entry's graphs and its own eager part.
+   */
+  self_ms: number;
+  /**
+   * Of self_ms, inside this entry's compiled graphs.
+   */
+  graph_ms: number;
+  /**
+   * Of self_ms, outside graphs: the graph break's code, skipped calls, Dynamo's glue.
+   */
+  eager_ms: number;
+  /**
+   * ATen ops that ran eagerly in eager_ms (top-level ops only).
+   */
+  eager_ops: number;
+  /**
+   * Cache lookups that chose this entry.
+   */
+  cache_lookup_ms: number;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "EagerGap".
+ */
+export interface EagerGap {
+  /**
+   * 'graph_break': the eager part of a frame that ended in a graph break (the break's code, skipped calls it made); 'frame': Dynamo's glue in a frame without a break; 'outside': code no compiled frame ran (the cell's own lines, frames Dynamo skipped or was not started on); 'backward': autograd's eager backward nodes.
+   */
+  cause: 'graph_break' | 'frame' | 'outside' | 'backward';
+  /**
+   * The frame (cache entry) whose eager part this is; null for 'outside' and 'backward'.
+   */
+  compile_id: string | null;
+  /**
+   * 'graph_break': the index of the break in that frame's graph_breaks.
+   */
+  break_index: number | null;
+  /**
+   * How many times it ran (the entry's hits).
+   */
+  calls: number;
+  ms: number;
+  /**
+   * Top-level ATen ops it ran eagerly.
+   */
+  ops: number;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Coverage".
+ */
+export interface Coverage {
+  /**
+   * Compiled graphs that ran at least once.
+   */
+  unique_graphs: number;
+  /**
+   * Calls of compiled graphs.
+   */
+  graph_calls: number;
+  /**
+   * Sum over graph calls of the graph's ops (GraphProfile.ops).
+   */
+  captured_ops: number;
+  /**
+   * captured_ops plus the top-level ATen ops that ran eagerly in the forward (outside graphs, compiles and autograd's backward).
+   */
+  total_ops: number;
+  /**
+   * captured_ops / total_ops (0..1).
+   */
+  pct_ops: number;
+  /**
+   * Time in forward graphs / (that + the eager ops' time) (0..1), as Update 5's 'pct_time'.
+   */
+  pct_time: number;
+  /**
+   * The same per cache entry.
+   */
+  frames: FrameCoverage[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "FrameCoverage".
+ */
+export interface FrameCoverage {
+  compile_id: string;
+  graph_calls: number;
+  captured_ops: number;
+  total_ops: number;
+  pct_ops: number;
+  pct_time: number;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "BackwardProfile".
+ */
+export interface BackwardProfile {
+  /**
+   * Calls of compiled backward graphs (autograd's CompiledFunctionBackward nodes).
+   */
+  compiled_calls: number;
+  compiled_ms: number;
+  /**
+   * Autograd nodes of eager ops that ran (e.g. MulBackward0).
+   */
+  eager_nodes: number;
+  eager_ms: number;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "EagerBaseline".
+ */
+export interface EagerBaseline {
+  /**
+   * How the two runs were timed, in words.
+   */
+  method: string;
+  /**
+   * The plain run: in scope 'calls' the time in the calls of the functions the compiled run compiled (functions[]), otherwise the cell's wall time.
+   */
+  eager_ms: number;
+  /**
+   * The compiled run, the same way, less the compile time inside it.
+   */
+  compiled_ms: number;
+  /**
+   * Compile time of the compiled run.
+   */
+  compile_ms: number;
+  /**
+   * eager_ms / compiled_ms (above 1: compiled is faster).
+   */
+  speedup: number | null;
+  /**
+   * Scope 'calls': each compiled callee, both runs' time in its calls.
+   */
+  functions: FunctionSpeedup[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "FunctionSpeedup".
+ */
+export interface FunctionSpeedup {
+  /**
+   * The callee as the cell wrote it (callees[].name).
+   */
+  name: string;
+  line: number;
+  /**
+   * The frames compiled from its code (its first frame and the ones reached from it are nested in its calls' time).
+   */
+  compile_ids: string[];
+  calls: number;
+  eager_ms: number;
+  /**
+   * Its calls in the compiled run, compile time inside them excluded.
+   */
+  compiled_ms: number;
+  speedup: number | null;
+}
+/**
  * The stored form of a big report (minor 4; compiler/encoding.py, labextension/src/encoding.ts): a notebook output or a standalone page whose report's JSON is larger than compiler.encoding.ENCODE_ABOVE bytes holds this instead of the report. The MIME type is the same; readers tell the two apart by `encoding`.
  *
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -670,7 +1063,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 5 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 6 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";
@@ -679,7 +1072,7 @@ export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";
 export const SUPPORTED_MAJORS: readonly number[] = [1];
 
 /** The panes of the report view, in display order: their `data-pane` names (x-dynamo-explorer.panes). */
-export const PANES = ["header", "frames", "source", "original-bytecode", "modified-bytecode", "guards", "graph-breaks", "fx-graph", "code"] as const;
+export const PANES = ["header", "profile", "frames", "source", "original-bytecode", "modified-bytecode", "guards", "graph-breaks", "compile-time", "fx-graph", "code"] as const;
 
 /** The name of a pane (its `data-pane` attribute). */
 export type PaneName = (typeof PANES)[number];
@@ -687,12 +1080,14 @@ export type PaneName = (typeof PANES)[number];
 /** The title each pane shows (x-dynamo-explorer.panes[].title). */
 export const PANE_TITLES: Readonly<Record<PaneName, string>> = {
   "header": "Dynamo Explorer",
+  "profile": "Why is it slow",
   "frames": "Frames",
   "source": "Source",
   "original-bytecode": "Original bytecode",
   "modified-bytecode": "Modified bytecode",
   "guards": "Guards",
   "graph-breaks": "Graph breaks",
+  "compile-time": "Compile time",
   "fx-graph": "FX graph",
   "code": "Graph code and output code"
 };

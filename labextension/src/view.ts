@@ -216,7 +216,11 @@ export class ReportView implements IViewContext {
       return;
     }
     el.dataset.compileId = frame.compile_id;
-    const phases = frame.phases.map(p => `${p.name} ${Math.round(p.ms)} ms`).join(', ');
+    // the top-level phases (all of them in a report before minor 6); the compile-time pane charts the rest
+    const phases = frame.phases
+      .filter(p => p.parent === undefined || p.parent === null)
+      .map(p => `${p.name} ${Math.round(p.ms)} ms`)
+      .join(', ');
     el.append(
       h(
         'span',

@@ -4,6 +4,7 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 import { loadReport } from './encoding';
+import { announceReport, withdrawReport } from './reportHub';
 import { ReportView, showProblem } from './view';
 
 /** Class of the renderer's root node (the browser tests select on it). */
@@ -45,8 +46,12 @@ export class RenderedReport extends Widget implements IRenderMime.IRenderer {
       showProblem(node, check);
       return;
     }
-    this._view = new ReportView(node, check.report);
-    await this._view.start();
+    const view = new ReportView(node, check.report);
+    this._view = view;
+    await view.start();
+    if (this._view === view && !this.isDisposed) {
+      announceReport(node, view); // the notebook's cell gutter (cellGutter.ts) listens
+    }
     // For the benchmark: milliseconds from renderModel() to the first complete view.
     node.dataset.renderMs = String(Math.round(performance.now() - started));
   }
@@ -60,6 +65,7 @@ export class RenderedReport extends Widget implements IRenderMime.IRenderer {
   }
 
   private _teardown(): void {
+    withdrawReport(this.node);
     this._view?.dispose();
     this._view = null;
   }

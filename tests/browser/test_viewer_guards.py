@@ -6,6 +6,9 @@
 - A real ``%%dynamo`` cell in a kernel (the tour's dynamic-sizes cell): the dynamic-shape symbol is in the frame
   title, the shape guard near the top of the guards pane, no global-state guard links a line (the stray
   ``line 3`` of issue 11), and the recompile timeline's chips and arrows select the compiles.
+- A real cell whose dtype, int and flag change at once (issue 12): every failing guard of the old entry with
+  expected and actual (Dynamo's own one marked), the automatic-dynamic decision on the int with its symbol, and
+  the guard diff with the failed tensor guard marked.
 - Contrast: axe-core's ``color-contrast`` rule (WCAG AA), injected from node_modules, finds no violation inside
   the explorer with the toy_example and recompile_dtype reports shown (the recompile with its guard diff open),
   in JupyterLab Light and in JupyterLab Dark. axe cannot read an SVG's backgrounds, so the FX picture's node
@@ -184,6 +187,73 @@ def test_symbols_in_the_frame_title_and_the_recompile_timeline_on_a_real_cell(la
     guards.locator(".jp-DynamoExplorer-timelineStep").click()
     page.wait_for_function("r => r.dataset.status === 'ready'", arg=root.element_handle())
     assert title.get_attribute("data-compile-id") == "0/1"
+    assert page.errors == [], page.errors
+
+
+# Issue 12 item 4: the dtype, an int and a flag change at once; Dynamo's reason names `n == 2` only.
+MANY_CELL = (
+    "%%dynamo --backend eager\ndef f(x, n, flag):\n    y = x * n\n    if flag:\n        y = y + 1\n    return y\n\n"
+    "a = f(torch.ones(2, 3), 2, True)\nb = f(torch.ones(2, 3, dtype=torch.float64), 3, False)\n"
+)
+
+
+def test_every_failing_guard_the_decision_and_the_diff_of_a_recompile_on_a_real_cell(lab, page):
+    labserver.write_notebook(lab.root / "many.ipynb", ["%load_ext kernel_ext\nimport torch", MANY_CELL])
+    _goto(page, lab, "many.ipynb")
+    page.wait_for_function(
+        """() => {
+            const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+            const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+            return !!k && k.status === 'idle' && w.context.path === 'many.ipynb';
+        }""",
+        timeout=120_000,
+    )
+    labserver.run_all(page)
+    page.wait_for_selector(f'{ROOT}[data-status="ready"]', timeout=300_000)
+    root = page.locator(ROOT)
+    _select(root, "0/1")
+    guards = root.locator('[data-pane="guards"]')
+
+    # Every guard of [0/0] that failed, with what it expected and what the call brought; Dynamo's one marked.
+    summary = guards.locator('[data-section="recompile-reasons"] summary')
+    assert summary.inner_text() == "Recompiled: 3 guards of [0/0] failed for this call"
+    table = guards.locator('[data-section="guard-failures"]')
+    assert table.get_attribute("data-failed-compile-id") == "0/0"
+    rows = table.locator(".jp-DynamoExplorer-failure")
+    seen = rows.evaluate_all(
+        """rows => rows.map(r => [r.dataset.type, r.dataset.source, r.dataset.property,
+            r.querySelector('.jp-DynamoExplorer-expected').textContent,
+            r.querySelector('.jp-DynamoExplorer-actual').textContent,
+            r.classList.contains('jp-mod-reason')])"""
+    )
+    assert sorted(seen) == sorted(
+        [
+            ["EQUALS_MATCH", "L['n']", "", "2", "3", True],
+            ["TENSOR_MATCH", "L['x']", "dtype", "torch.float32", "torch.float64", False],
+            ["TRUE_MATCH", "L['flag']", "", "True", "False", False],
+        ]
+    ), seen
+    assert rows.first.is_visible()
+    # Notebook line 3 is `y = x * n` (the magic is line 1): the link of the int's failure names it.
+    assert rows.filter(has_text="EQUALS_MATCH").locator(".jp-DynamoExplorer-link").inner_text() == "line 3"
+
+    # The int that changed is what automatic dynamic marked: said under its failure, with the symbol [0/1] got.
+    decision = rows.filter(has_text="EQUALS_MATCH").locator('[data-section="automatic-dynamic-decision"]')
+    text = decision.inner_text()
+    assert re.fullmatch(
+        r"→ Dynamo marked L\['n'\] \(any value\) dynamic \(was 2\); \[0/1\] compiled with s\d+ = L\['n'\]", text
+    ), text
+    assert decision.is_visible()
+
+    # The diff against [0/0]: the tensor guard changed, its failed row marked, shown once opened.
+    diff = guards.locator('details[data-section="guard-diff"]')
+    diff.locator("summary").click()
+    changed = diff.locator('[data-diff="changed"]', has_text="TENSOR_MATCH L['x']")
+    assert changed.is_visible() and "jp-mod-failed" in changed.get_attribute("class")
+    assert diff.locator('[data-diff="removed"]', has_text="torch.float32").count() == 1
+    assert diff.locator('[data-diff="added"]', has_text="torch.float64").count() == 1
+    OUT.mkdir(parents=True, exist_ok=True)
+    guards.screenshot(path=str(OUT / "guards_recompile_many_0-1.png"))
     assert page.errors == [], page.errors
 
 

@@ -34,6 +34,8 @@ def line_of(source: str, text: str) -> int:
 
 CASES: dict[str, dict[str, Any]] = {
     "toy_example": {"source": TOY_EXAMPLE, "options": {"backend": "eager"}},
+    # --profile and --compare-eager on the toy_example ([Note: profile], [Note: eager baseline])
+    "toy_profile": {"source": TOY_EXAMPLE, "options": {"backend": "eager", "profile": True, "compare_eager": True}},
     "recompile_dtype": {
         "source": "import torch\n\ndef scale(x):\n    return x * 2 + 1\n\na = scale(torch.randn(4))\nb = scale(torch.randn(4, dtype=torch.float64))\n",
         "options": {"backend": "eager"},
@@ -86,6 +88,15 @@ CASES: dict[str, dict[str, Any]] = {
         "source": "import torch\n\ndef gate(x):\n    y = x.sin() * 2\n    if y.sum() > 0:\n        y = y + 1\n    return y\n\nout = gate(torch.ones(3))\n",
         "options": {"backend": "eager", "fullgraph": True},
     },
+    # issue 12 item 4: the dtype, an int and a flag all change; Dynamo's reason names `n == 2` only, the report
+    # every failing guard with expected and actual, and the automatic-dynamic decision on L['n'] it led to
+    "recompile_many": {
+        "source": (
+            "import torch\n\ndef f(x, n, flag):\n    y = x * n\n    if flag:\n        y = y + 1\n    return y\n\n"
+            "a = f(torch.ones(2, 3), 2, True)\nb = f(torch.ones(2, 3, dtype=torch.float64), 3, False)\n"
+        ),
+        "options": {"backend": "eager"},
+    },
     "xss_strings": {
         "source": (
             "import torch\n\ndef evil_name_with_script_tag(x):\n    tag = '<script>alert(1)</script>'\n    if x.sum() > 0:\n        x = x + len(tag)\n"
@@ -111,6 +122,11 @@ def skeleton(report: dict[str, Any]) -> dict[str, Any]:
                 "breaks": [[b["gb_id"], b["gb_type"], b["line"]] for b in f["graph_breaks"]],
                 "guards": sorted({f"{g['type']} {g['source']}" for g in f["guards"] if g["source"].startswith(("L[", "G["))}),
                 "recompiles": [r["failed_compile_id"] for r in f["recompile_reasons"]],
+                "failures": [
+                    [x["guard_type"], x["source"], x["property"], x["in_reason"]]
+                    for r in f["recompile_reasons"]
+                    for x in r.get("failures", [])
+                ],
                 "graph_kinds": [report["graphs"][g]["kind"] for g in f["graph_ids"]],
                 "automatic_dynamic": [[d["source"], d["dims"], d["marked_in"]] for d in f.get("automatic_dynamic", [])],
             }

@@ -7,6 +7,7 @@ import type { IViewContext } from '../context';
 import { h } from '../dom';
 import { shortReason } from '../guardsModel';
 import type { IChain } from '../model';
+import { hitsByFrame } from '../profileModel';
 import type { Frame } from '../schema';
 import { emptyState, Pane } from './pane';
 
@@ -25,9 +26,12 @@ const STATUS_TEXT: Record<string, string> = {
  */
 export class FramesPane extends Pane {
   private readonly _chips = new Map<string, HTMLElement>();
+  /** Hits of each cache entry, with --profile (the "×N hits" badge). */
+  private readonly _hits: ReadonlyMap<string, number>;
 
   constructor(ctx: IViewContext) {
     super(ctx, 'frames');
+    this._hits = hitsByFrame(ctx.report);
     const { index } = ctx;
     if (index.roots.length === 0) {
       this.body.appendChild(emptyState('Dynamo compiled no frame in this cell.'));
@@ -122,11 +126,25 @@ export class FramesPane extends Pane {
       },
       h('span', { class: 'jp-DynamoExplorer-statusDot' }),
       `[${frame.compile_id}]`,
-      dataDependent ? h('span', { class: 'jp-DynamoExplorer-flag', text: '⚠ data-dependent' }) : null
+      dataDependent ? h('span', { class: 'jp-DynamoExplorer-flag', text: '⚠ data-dependent' }) : null,
+      this._hitsBadge(frame)
     );
     (chip as HTMLButtonElement).type = 'button';
     this._chips.set(frame.compile_id, chip);
     return chip;
+  }
+
+  /** "×N hits": how many calls the frame's cache entry served (--profile), or nothing without a profile. */
+  private _hitsBadge(frame: Frame): HTMLElement | null {
+    const hits = this._hits.get(frame.compile_id);
+    return hits === undefined
+      ? null
+      : h('span', {
+          class: 'jp-DynamoExplorer-hits',
+          text: `×${hits} hit${hits === 1 ? '' : 's'}`,
+          title: `this cache entry served ${hits} call${hits === 1 ? '' : 's'} (--profile)`,
+          data: { hits: String(hits) }
+        });
   }
 }
 

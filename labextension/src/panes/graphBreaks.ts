@@ -1,10 +1,13 @@
 /**
- * Graph-breaks pane: every graph break of the run, de-duplicated with a count, each with its reason,
- * explanation, hints and documentation link. Clicking its location jumps to the source line.
+ * Graph-breaks pane: the action list (breakList.ts). One card per distinct graph break of the cell, most
+ * costly first: its gb_type, where it is (`In [3], line 8`), how many compiles met it and, with `--profile`,
+ * how many times it ran and its eager cost; then its reason and remedy (explanation, hints, documentation).
+ * A click on its head or location button, or on a gutter mark in the cell's editor (cellGutter.ts), opens it:
+ * the frame that met it is selected, its source line highlighted, and the card scrolled to and selected.
  */
 import type { IViewContext } from '../context';
 import { button, externalLink, h } from '../dom';
-import type { IBreakGroup } from '../model';
+import { buildBreakList, costText, readProfile, rowSummary, type IBreakRow } from '../breakList';
 import { PANE_TITLES, type Frame } from '../schema';
 import { emptyState, Pane } from './pane';
 
@@ -12,21 +15,56 @@ import { emptyState, Pane } from './pane';
  * The graph-breaks pane.
  */
 export class GraphBreaksPane extends Pane {
-  private readonly _cards = new Map<IBreakGroup, HTMLElement>();
+  /** The action list, most costly first. */
+  readonly rows: readonly IBreakRow[];
+  private readonly _cards = new Map<IBreakRow, HTMLElement>();
+  private _selected: IBreakRow | null = null;
 
   constructor(ctx: IViewContext) {
     super(ctx, 'graph-breaks');
-    const { index } = ctx;
-    this.title.textContent = `${PANE_TITLES['graph-breaks']} (${index.breakGroups.length} unique, ${index.breakCount} total)`;
-    if (index.breakGroups.length === 0) {
+    this.rows = buildBreakList(ctx.report, ctx.index);
+    const total = this.rows.reduce((n, row) => n + row.occurrences.length, 0);
+    const order = readProfile(ctx.report) ? ', most eager time first' : '';
+    this.title.textContent = `${PANE_TITLES['graph-breaks']} (${this.rows.length} unique, ${total} total${order})`;
+    if (this.rows.length === 0) {
       this.body.appendChild(emptyState('No graph breaks: every compiled frame became whole graphs.'));
       return;
     }
-    for (const group of index.breakGroups) {
-      const card = this._card(group);
-      this._cards.set(group, card);
-      this.body.appendChild(card);
+    const list = h('ol', { class: 'jp-DynamoExplorer-breakList' });
+    for (const row of this.rows) {
+      const card = this._card(row);
+      this._cards.set(row, card);
+      list.appendChild(card);
     }
+    this.body.appendChild(list);
+  }
+
+  /** The row opened last (null: none). */
+  get selected(): IBreakRow | null {
+    return this._selected;
+  }
+
+  /** The card drawn for a row. */
+  cardOf(row: IBreakRow): HTMLElement | undefined {
+    return this._cards.get(row);
+  }
+
+  /**
+   * Open a break: select a frame that met it (`frame` when given and among them, else the frame shown now
+   * when it met it, else the first), highlight its line in that frame's source, then select the card and
+   * scroll it into view. Resolves once the view is drawn.
+   */
+  async open(row: IBreakRow, frame?: Frame | null): Promise<void> {
+    const shown = this.ctx.frame;
+    const target =
+      frame && row.frames.includes(frame) ? frame : shown && row.frames.includes(shown) ? shown : row.frames[0];
+    const line = lineInFrame(row, target);
+    if (line !== null) {
+      await this.ctx.jumpToLine(target, line);
+    } else {
+      await this.ctx.selectFrame(target.compile_id);
+    }
+    this._select(row);
   }
 
   /** Mark the breaks of the frame shown now. */
@@ -40,43 +78,68 @@ export class GraphBreaksPane extends Pane {
   }
 
   private _markCurrent(frame: Frame | null): void {
-    for (const [group, card] of this._cards) {
-      card.classList.toggle('jp-mod-current', !!frame && group.frames.includes(frame));
+    for (const [row, card] of this._cards) {
+      card.classList.toggle('jp-mod-current', !!frame && row.frames.includes(frame));
     }
   }
 
-  private _card(group: IBreakGroup): HTMLElement {
-    const gb = group.first;
-    const frame = group.frames[0];
-    const where =
-      gb.line !== null
-        ? this.ctx.index.place(gb.filename, gb.line, frame.code.in_cell && gb.filename === frame.code.filename)
-        : null;
+  /** Select a card (the one opened), scroll it into view and flash it. */
+  private _select(row: IBreakRow): void {
+    this._selected = row;
+    for (const [other, el] of this._cards) {
+      el.classList.toggle('jp-mod-selected', other === row);
+      el.setAttribute('aria-current', String(other === row));
+    }
+    const card = this._cards.get(row);
+    if (!card) {
+      return;
+    }
+    if (typeof card.scrollIntoView === 'function') {
+      card.scrollIntoView({ block: 'nearest' });
+    }
+    card.classList.remove('jp-mod-flash');
+    void card.offsetWidth;
+    card.classList.add('jp-mod-flash');
+  }
+
+  private _card(row: IBreakRow): HTMLElement {
+    const { gb } = row;
+    const rank = this.rows.indexOf(row) + 1;
     const card = h(
-      'div',
+      'li',
       {
-        class: `jp-DynamoExplorer-break${group.dataDependent ? ' jp-mod-dataDependent' : ''}`,
-        data: { count: String(group.count) }
+        class: `jp-DynamoExplorer-break${row.dataDependent ? ' jp-mod-dataDependent' : ''}`,
+        data: { count: String(row.occurrences.length), rank: String(rank), compiles: String(row.frames.length) }
       },
       h(
         'div',
-        { class: 'jp-DynamoExplorer-breakHead' },
+        {
+          class: 'jp-DynamoExplorer-breakHead',
+          title: 'Show this break: its frame, its source line, this card',
+          onclick: event => {
+            // the whole head opens the break; its button and links do their own work
+            if (!(event.target as Element).closest('button, a')) {
+              void this.open(row);
+            }
+          }
+        },
+        h('span', { class: 'jp-DynamoExplorer-breakRank', text: `${rank}.`, title: rowSummary(row) }),
         h('span', { class: 'jp-DynamoExplorer-breakType', text: gb.gb_id ? `${gb.gb_id} ${gb.gb_type}` : gb.gb_type }),
-        h('span', {
-          class: 'jp-DynamoExplorer-badge',
-          text: `×${group.count}`,
-          title: `${group.count} graph breaks with this reason and line`
-        }),
-        group.dataDependent ? h('span', { class: 'jp-DynamoExplorer-flag', text: '⚠ data-dependent' }) : null,
-        where
-          ? button(where, () => void this.ctx.jumpToLine(frame, gb.line!), {
+        row.where
+          ? button(row.where, () => void this.open(row), {
               class: 'jp-DynamoExplorer-link',
               data: { jump: String(gb.line) }
             })
-          : null,
+          : button('show', () => void this.open(row), { class: 'jp-DynamoExplorer-link', data: { jump: '' } }),
+        row.dataDependent ? h('span', { class: 'jp-DynamoExplorer-flag', text: '⚠ data-dependent' }) : null
+      ),
+      h(
+        'div',
+        { class: 'jp-DynamoExplorer-breakCost' },
+        ...costText(row).map(text => h('span', { class: 'jp-DynamoExplorer-badge', text })),
         h('span', {
           class: 'jp-DynamoExplorer-muted',
-          text: ` in ${group.frames.map(f => `[${f.compile_id}]`).join(' ')}`
+          text: ` in ${row.frames.map(f => `[${f.compile_id}]`).join(' ')}`
         })
       ),
       h('div', { class: 'jp-DynamoExplorer-breakReason', text: gb.reason })
@@ -104,10 +167,24 @@ export class GraphBreaksPane extends Pane {
       }
       card.appendChild(stack);
     }
+    const frame = row.frames[0];
     this.linkForReport(
       card,
       this.ctx.index.lineKey(gb.filename, gb.line, frame.code.in_cell && gb.filename === frame.code.filename)
     );
     return card;
   }
+}
+
+/**
+ * The line of a frame's own source a break is at: the break's line when it is in the frame's file, else the
+ * innermost line of that file on its user stack (the call that led to it); null when neither is known.
+ */
+export function lineInFrame(row: IBreakRow, frame: Frame): number | null {
+  const gb = row.occurrences.find(o => o.frame === frame)?.gb ?? row.gb;
+  if (gb.filename === frame.code.filename || (gb.filename === null && frame.code.in_cell)) {
+    return gb.line;
+  }
+  const own = gb.user_stack.filter(s => s.filename === frame.code.filename && s.line !== null);
+  return own.length > 0 ? own[own.length - 1].line : null;
 }

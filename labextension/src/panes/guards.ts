@@ -1,15 +1,21 @@
 /**
  * Guards pane: why this compiled code runs again, or not. On top, for a code object compiled more than once,
- * its recompile timeline ([0/0] → [0/1], the failed guard on each arrow) and the reasons and diff of this
- * recompile. Then the frame's guards, grouped by source and ordered by `orderGuards` (guardsModel.ts): the
- * failed ones, the shape guards, the inputs, modules and parameters, globals; the global state last, as one
- * collapsed summary row. The raw guard tree closes the pane. The frame's dynamic-shape symbols are in the
- * frame title (panes/symbols.ts).
+ * its recompile timeline ([0/0] → [0/1], the failed guard on each arrow) and the reasons of this recompile:
+ * for each old cache entry, Dynamo's reason and every guard of it that failed, with what it expected and
+ * what the call brought (minor 6), and the automatic-dynamic decision a shape recompile led to; then the
+ * diff against the compile before. Then the frame's guards, grouped by source and ordered by `orderGuards`
+ * (guardsModel.ts): the failed ones, the shape guards, the inputs, modules and parameters, globals; the
+ * global state last, as one collapsed summary row. The raw guard tree closes the pane. The frame's
+ * dynamic-shape symbols are in the frame title (frameSymbols.ts).
  */
 import type { IViewContext } from '../context';
-import { button, clear, h, type Child, type IProps } from '../dom';
+import { button, clear, h, plural, type Child, type IProps } from '../dom';
 import {
   diffGuards,
+  diffNote,
+  dynamicDecisions,
+  failedGuardsOf,
+  failureHead,
   globalStateFields,
   globalStateSummary,
   guardKey,
@@ -19,11 +25,17 @@ import {
   splitMarkChecks,
   TIER_TITLES,
   type GuardTier,
+  type IDynamicDecision,
   type IGuardGroup
 } from '../guardsModel';
-import { failedGuards, guardText } from '../model';
-import { PANE_TITLES, type Frame, type Guard } from '../schema';
+import { guardText } from '../model';
+import { PANE_TITLES, type Frame, type Guard, type GuardFailure, type RecompileReason } from '../schema';
 import { emptyState, Pane } from './pane';
+
+/** Guard rows drawn at first (and per 'show more'): a model with thousands of parameters has tens of thousands. */
+const DECISION_TITLE =
+  "Dynamo's automatic dynamic shapes: an input whose size (or int value) differs from an earlier compile of the " +
+  'same code is traced symbolically from then on (TORCH_LOGS=dynamic)';
 
 /** Guard rows drawn at first (and per 'show more'): a model with thousands of parameters has tens of thousands. */
 const GUARD_PAGE = 300;
@@ -51,10 +63,10 @@ export class GuardsPane extends Pane {
     this.title.textContent = `${PANE_TITLES.guards} (${frame.guards.length})`;
     const previous =
       frame.recompile_reasons.length > 0 || index.recompileCount > 0 ? index.previousCompile(frame) : null;
-    const failed = failedGuards(frame, previous);
+    const failed = failedGuardsOf(frame, previous);
     const failedKeys = new Set([...failed].map(guardKey));
     this._timeline(frame);
-    this._reasons(frame);
+    this._reasons(frame, previous);
     if (previous && previous !== frame) {
       this.body.appendChild(this._diff(frame, previous, failed));
     }
@@ -138,35 +150,155 @@ export class GuardsPane extends Pane {
     this.body.appendChild(box);
   }
 
-  /** Why this compile happened: each failed guard's check, its user stack folded below it. */
-  private _reasons(frame: Frame): void {
+  /**
+   * Why this compile happened, per old cache entry. With its failures (minor 6): "Recompiled: N guards of [0/0]
+   * failed" (Dynamo's own reason and user stack folded below it), then every failing guard with what it
+   * expected and what the call brought, the one Dynamo's reason names marked, and under a failure that led
+   * automatic dynamic to mark its input dynamic, that decision and the symbols this compile got. Without them
+   * (an older report, or none could be evaluated): Dynamo's reason, and the note that says why.
+   */
+  private _reasons(frame: Frame, previous: Frame | null): void {
     if (frame.recompile_reasons.length === 0) {
       return;
     }
     const box = h('div', { class: 'jp-DynamoExplorer-recompile', data: { section: 'recompile-reasons' } });
+    const decisions = dynamicDecisions(this.ctx.report, frame);
     for (const reason of frame.recompile_reasons) {
+      const failures = reason.failures ?? [];
+      const old = reason.failed_compile_id ? `[${reason.failed_compile_id}]` : 'the old entry';
       const short = shortReason(reason.reason);
       const rest = reason.reason.slice(reason.reason.indexOf(short) + short.length).trim();
-      const head = h(
-        'span',
-        {},
-        h('strong', {
-          text: `Recompiled${reason.failed_compile_id ? `: a guard of [${reason.failed_compile_id}] failed` : ''}: `
-        }),
-        h('code', { class: 'jp-DynamoExplorer-message', text: short })
-      );
+      const head =
+        failures.length > 0
+          ? h('strong', { text: `Recompiled: ${plural(failures.length, 'guard')} of ${old} failed for this call` })
+          : h(
+              'span',
+              {},
+              h('strong', {
+                text: `Recompiled${reason.failed_compile_id ? `: a guard of ${old} failed` : ''}: `
+              }),
+              h('code', { class: 'jp-DynamoExplorer-message', text: short })
+            );
       box.appendChild(
-        rest
+        rest || failures.length > 0
           ? h(
               'details',
               { class: 'jp-DynamoExplorer-recompileReason' },
-              h('summary', {}, head),
-              h('pre', { class: 'jp-DynamoExplorer-code', text: reason.reason })
+              h('summary', { title: "Dynamo's own reason names the first failing guard it met" }, head),
+              h('pre', { class: 'jp-DynamoExplorer-code', text: `Dynamo's reason: ${reason.reason}` })
             )
           : h('div', { class: 'jp-DynamoExplorer-recompileReason' }, head)
       );
+      const list = this._failures(frame, reason, previous, decisions);
+      if (list) {
+        box.appendChild(list);
+      }
+    }
+    const untied = decisions.filter(d => d.failure === null);
+    if (untied.length > 0) {
+      box.appendChild(
+        h(
+          'ul',
+          {
+            class: 'jp-DynamoExplorer-dynamicDecisions',
+            data: { section: 'automatic-dynamic-decisions' },
+            title: DECISION_TITLE
+          },
+          ...untied.map(d =>
+            h(
+              'li',
+              { data: { source: d.decision.source } },
+              h('span', { class: 'jp-DynamoExplorer-message', text: d.text })
+            )
+          )
+        )
+      );
     }
     this.body.appendChild(box);
+  }
+
+  /**
+   * The failures of one old cache entry, one row each: guard kind, the value and what failed, its line, expected
+   * and actual, and the automatic-dynamic decision it led to. Null for a report older than minor 6; an empty
+   * list shows only its note (failures_note).
+   */
+  private _failures(
+    frame: Frame,
+    reason: RecompileReason,
+    previous: Frame | null,
+    decisions: IDynamicDecision[]
+  ): HTMLElement | null {
+    const failures = reason.failures;
+    if (failures === undefined) {
+      return null;
+    }
+    const box = h('div', {
+      class: 'jp-DynamoExplorer-failures',
+      data: { section: 'guard-failures', failedCompileId: reason.failed_compile_id ?? '' }
+    });
+    for (const failure of failures) {
+      const decision = decisions.find(d => d.failure === failure) ?? null;
+      box.appendChild(this._failureRow(frame, failure, previous, decision));
+    }
+    if (reason.failures_note) {
+      box.appendChild(
+        h('div', { class: 'jp-DynamoExplorer-muted jp-DynamoExplorer-failuresNote', text: reason.failures_note })
+      );
+    }
+    return box;
+  }
+
+  /**
+   * One failing guard: its kind, the value and what failed, a link to its line, expected and actual; below it,
+   * the decision it led automatic dynamic to (`→ Dynamo marked L['x'] dim 0 dynamic; [0/1] compiled with s0`).
+   */
+  private _failureRow(
+    frame: Frame,
+    failure: GuardFailure,
+    previous: Frame | null,
+    decision: IDynamicDecision | null
+  ): HTMLElement {
+    const where = previous ?? frame;
+    const { source, what } = failureHead(failure);
+    const row = h(
+      'div',
+      {
+        class: `jp-DynamoExplorer-failure${failure.in_reason ? ' jp-mod-reason' : ''}`,
+        data: { type: failure.guard_type, source: failure.source, property: failure.property ?? '' },
+        title: `${failure.check}${failure.in_reason ? "\n(the guard Dynamo's reason names)" : ''}`
+      },
+      h('span', { class: 'jp-DynamoExplorer-guardType', text: failure.guard_type }),
+      h(
+        'span',
+        { class: 'jp-DynamoExplorer-failureWhat' },
+        source ? h('code', { text: source }) : null,
+        source ? ' ' : null,
+        what === failure.check ? h('code', { text: what }) : h('span', { text: what })
+      ),
+      h(
+        'span',
+        { class: 'jp-DynamoExplorer-failureValues' },
+        'expected ',
+        h('code', { class: 'jp-DynamoExplorer-expected', text: failure.expected }),
+        ', actual ',
+        h('code', { class: 'jp-DynamoExplorer-actual', text: failure.actual ?? '?' })
+      ),
+      failure.line !== null
+        ? button(`line ${failure.line}`, () => void this.ctx.jumpToLine(where, failure.line!), {
+            class: 'jp-DynamoExplorer-link'
+          })
+        : null,
+      decision
+        ? h('span', {
+            class: 'jp-DynamoExplorer-decision',
+            data: { section: 'automatic-dynamic-decision' },
+            title: DECISION_TITLE,
+            text: `→ ${decision.marked}`
+          })
+        : null
+    );
+    this.link(row, this.ctx.index.frameLineKey(where, failure.line));
+    return row;
   }
 
   /** Draw guard groups from `start` until about GUARD_PAGE rows, then a 'show more' button. */
@@ -298,6 +430,7 @@ export class GuardsPane extends Pane {
    */
   private _diff(frame: Frame, previous: Frame, failed: Set<Guard>): HTMLElement {
     const diff = diffGuards(previous.guards, frame.guards);
+    const note = diffNote(this.ctx.report, previous, frame);
     const counts = [
       diff.changed.length ? `${diff.changed.length} changed` : '',
       diff.removed.length ? `${diff.removed.length} removed` : '',
@@ -334,6 +467,9 @@ export class GuardsPane extends Pane {
     }
     for (const guard of diff.added) {
       out.appendChild(row('added', `+ ${guardText(guard)}`));
+    }
+    if (note) {
+      out.appendChild(h('div', { class: 'jp-DynamoExplorer-muted', data: { diff: 'note' }, text: note }));
     }
     details.appendChild(out);
     return details;

@@ -11,12 +11,14 @@ import type { IViewContext } from '../context';
 import { PANES, type PaneName } from '../schema';
 import { BytecodePane } from './bytecode';
 import { CodePane } from './code';
+import { CompileTimePane } from './compileTime';
 import { FramesPane } from './frames';
 import { FxGraphPane } from './fxGraph';
 import { GraphBreaksPane } from './graphBreaks';
 import { GuardsPane } from './guards';
 import { HeaderPane } from './header';
 import type { Pane } from './pane';
+import { ProfilePane } from './profile';
 import { SourcePane } from './source';
 
 /** Where the view puts a pane: above everything, in the frame navigator's column, or in the main column. */
@@ -48,12 +50,14 @@ export interface IPaneEntry {
 /** Every pane of the schema, exactly once (the mapped type makes a missing or unknown pane a type error). */
 const ENTRIES: { readonly [K in PaneName]: Omit<IPaneEntry, 'name'> } = {
   header: { slot: 'top', create: ctx => new HeaderPane(ctx) },
+  profile: { slot: 'top', create: ctx => new ProfilePane(ctx) },
   frames: { slot: 'nav', create: ctx => new FramesPane(ctx) },
   source: { slot: 'main', row: 'code', create: ctx => new SourcePane(ctx) },
   'original-bytecode': { slot: 'main', row: 'code', create: ctx => new BytecodePane(ctx, 'original') },
   'modified-bytecode': { slot: 'main', row: 'code', create: ctx => new BytecodePane(ctx, 'modified') },
   guards: { slot: 'main', row: 'checks', create: ctx => new GuardsPane(ctx) },
   'graph-breaks': { slot: 'main', row: 'checks', create: ctx => new GraphBreaksPane(ctx) },
+  'compile-time': { slot: 'main', create: ctx => new CompileTimePane(ctx) },
   'fx-graph': { slot: 'main', create: ctx => new FxGraphPane(ctx) },
   code: { slot: 'main', create: ctx => new CodePane(ctx) }
 };
