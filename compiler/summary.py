@@ -58,8 +58,9 @@ def one_line(report: dict[str, Any]) -> str:
     return "dynamo: " + " · ".join(parts)
 
 
-def _ms(ms: float) -> str:
-    """Milliseconds for people, as the views write them: '0.42 ms', '12.3 ms', '845 ms', '1.24 s'."""
+def format_ms(ms: float) -> str:
+    """Milliseconds for people, as the views write them (breakList.ts ``formatMs``): '0.42 ms', '12.3 ms',
+    '845 ms', '1.24 s'. The static view uses it too."""
     if ms >= 1000:
         return f"{ms / 1000:.2f} s"
     if ms >= 100:
@@ -73,7 +74,7 @@ def profile_line(report: dict[str, Any]) -> str:
     parts = []
     profile = report.get("profile")
     if isinstance(profile, dict):
-        split = " / ".join(f"{_ms(float(profile.get(f'{k}_ms') or 0))} {k}" for k in ("compiled", "eager", "compile"))
+        split = " / ".join(f"{format_ms(float(profile.get(f'{k}_ms') or 0))} {k}" for k in ("compiled", "eager", "compile"))
         parts.append(f"run {split}")
         coverage = profile.get("coverage") or {}
         if coverage.get("total_ops"):

@@ -89,7 +89,8 @@ def _ms(ms: float) -> str:
     return f"{ms:.2f} ms"
 
 
-def _pct(share: float) -> str:
+def format_share(share: float) -> str:
+    """A share (0..1) as a percentage, as the panes write it: '0%', '<0.1%', '4.2%', '42%'."""
     pct = share * 100
     return f"{pct:.0f}%" if pct >= 10 else f"{pct:.1f}%" if pct >= 0.1 else ("<0.1%" if pct > 0 else "0%")
 
@@ -129,7 +130,7 @@ def compile_time_section(frame: dict, cell: Any = None) -> str:
         kind = _kind(p)
         by_kind[kind] = by_kind.get(kind, 0.0) + max(0.0, ms[i] - inside[i])
     legend = "".join(
-        f'<span class="dx-sw dx-ph-{k}"></span>{_e(_KIND_WORDS[k])} {_ms(v)} ({_pct(v / total)})'
+        f'<span class="dx-sw dx-ph-{k}"></span>{_e(_KIND_WORDS[k])} {_ms(v)} ({format_share(v / total)})'
         for k, v in sorted(by_kind.items(), key=lambda kv: -kv[1])
         if v > 0
     )
@@ -177,7 +178,7 @@ def compile_time_section(frame: dict, cell: Any = None) -> str:
             )
             continue
         w = max(1.0, ms[i] * scale)
-        tip = f"{label}: {name}, {_ms(ms[i])}, {_pct(ms[i] / total)} of this frame's compile"
+        tip = f"{label}: {name}, {_ms(ms[i])}, {format_share(ms[i] / total)} of this frame's compile"
         text = ""
         chars = int((w - 6) // 6.2)
         if chars >= 4:

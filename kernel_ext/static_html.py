@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compiler.schema import PANE_TITLES, PANES
-from compiler.summary import one_line
+from compiler.summary import format_ms, one_line
 
 from .static_chart import CHART_CSS, compile_time_section
 from .static_profile import profile_section
@@ -851,15 +851,6 @@ def _break_rows(report: dict) -> list[dict[str, Any]]:
     )
 
 
-def _ms(ms: float) -> str:
-    """Milliseconds for people, as the JupyterLab view writes them (breakList.ts ``formatMs``)."""
-    if ms >= 1000:
-        return f"{ms / 1000:.2f} s"
-    if ms >= 100:
-        return f"{round(ms)} ms"
-    return f"{ms:.1f} ms" if ms >= 10 else f"{ms:.2f} ms"
-
-
 def _break_list(report: dict, cell: _Cell) -> str:
     """The graph-break action list (``_break_rows``): each distinct break once, most costly first, with where it
     is, how many compiles met it, how many times it ran and its eager cost (``--profile``), its reason and remedy."""
@@ -882,7 +873,7 @@ def _break_list(report: dict, cell: _Cell) -> str:
             cost.append(f"ran {_e(round(r['ran']))}×")
         if r["eager"]:
             ops = f" ({_e(round(r['eager'][1]))} ATen ops)" if r["eager"][1] else ""
-            cost.append(f"{_ms(r['eager'][0])} eager{ops}")
+            cost.append(f"{format_ms(r['eager'][0])} eager{ops}")
         frames = " ".join(f"[{_e(c)}]" for c in r["frames"])
         parts = [
             f"<b>{_e(b.get('gb_type'))}</b>{gb}{' at ' + where if where else ''}"

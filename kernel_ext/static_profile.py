@@ -23,6 +23,9 @@ import math
 from typing import Any
 
 from compiler.schema import PANE_TITLES
+from compiler.summary import format_ms
+
+from .static_chart import format_share
 
 __all__ = ["MAX_PROFILE_ROWS", "NO_PROFILE", "PROFILE_CSS", "payback_runs", "profile_section"]
 
@@ -67,23 +70,13 @@ def _int(value: Any) -> str:
 
 
 def _ms(ms: Any) -> str:
-    """Milliseconds for people, as the pane writes them (breakList.ts ``formatMs``): '0.42 ms', '12.3 ms', '845 ms', '1.24 s'."""
-    ms = _num(ms)
-    if ms >= 1000:
-        return f"{ms / 1000:.2f} s"
-    if ms >= 100:
-        return f"{round(ms)} ms"
-    return f"{ms:.1f} ms" if ms >= 10 else f"{ms:.2f} ms"
+    """Milliseconds for people, as the pane writes them (``compiler.summary.format_ms``)."""
+    return format_ms(_num(ms))
 
 
 def _pct(share: Any) -> str:
     """A share (0..1) as a percentage, as the pane writes it (``formatPct``): '0%', '<0.1%', '4.2%', '42%'."""
-    pct = _num(share) * 100
-    if pct <= 0:
-        return "0%"
-    if pct < 0.1:
-        return "<0.1%"
-    return f"{pct:.1f}%" if pct < 10 else f"{round(pct)}%"
+    return format_share(_num(share))
 
 
 def _speedup(value: Any) -> str:
