@@ -63,6 +63,19 @@ def test_cli_success_writes_a_valid_report(tmp_path):
     assert proc.stdout.strip().startswith("dynamo: 1 frame")
 
 
+def test_cli_compare_eager_says_it_reruns_the_script_before_it_runs(tmp_path):
+    script = "import sys, torch\nprint('ran', file=sys.stderr)\ndef f(x):\n    return x * 2\ny = f(torch.ones(2))\n"
+    proc, out = _cli(tmp_path, "--backend", "eager", "--compare-eager", "--profile", script=script)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.splitlines()
+    notice = next(i for i, ln in enumerate(lines) if "--compare-eager: this cell runs twice" in ln)
+    assert notice < lines.index("ran") and lines.count("ran") == 2  # said first; then it really ran twice
+    report = json.loads(out.read_text())
+    assert report["eager_baseline"]["functions"][0]["name"] == "f" and report["profile"]["entries"][0]["hits"] == 1
+    assert "the speedup understates the compiled side" in report["eager_baseline"]["method"]
+    assert " vs eager" in proc.stdout and "of ops captured" in proc.stdout
+
+
 def test_cli_script_that_raises_exits_1_with_the_report(tmp_path):
     proc, out = _cli(tmp_path, "--backend", "eager", script="import torch\na = torch.ones(1)\nraise ValueError('x')\n")
     assert proc.returncode == 1
