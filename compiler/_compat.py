@@ -7,10 +7,13 @@ Collectors import from here and never probe ``torch`` with ``hasattr`` themselve
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
+import os
 import re
 import sys
+import tempfile
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -44,6 +47,7 @@ __all__ = [
     "describe_remembered",
     "drop_code_cache",
     "dynamic_part",
+    "entry_is_valid",
     "failing_entry",
     "first_failure",
     "forget_automatic_dynamic",
@@ -53,17 +57,23 @@ __all__ = [
     "guard_leaves",
     "guard_scope",
     "inductor_backend",
+    "inline_reason",
     "invalidate_entries",
+    "is_allowed_in_graph",
     "is_resume_code",
     "kernel_provenance",
+    "realized",
+    "recompile_limit",
     "register_bytecode_hook",
     "remove_helper_globals",
     "resume_codes_of",
     "shape_env_specializations",
     "shape_env_symbols",
     "shape_replacements",
+    "skip_rule",
     "tensor_check",
     "trace_log",
+    "traced_calls",
 ]
 
 
@@ -92,6 +102,20 @@ def codes_dynamo_saw() -> list[types.CodeType]:
 def cache_entries(code: types.CodeType) -> list[Any]:
     """Dynamo's cache entries of ``code`` (most recent first)."""
     return list(_debug_get_cache_entry_list(code))
+
+
+def entry_is_valid(entry: Any) -> bool:
+    """Whether a cache entry can still match a call: not invalidated (an object its guards ID-matched was freed,
+    or ``invalidate_entries``), which swaps its guard manager for a ``DeletedGuardManagerWrapper`` (2.11, 2.13)."""
+    from torch._dynamo.guards import DeletedGuardManagerWrapper
+
+    return not isinstance(entry.guard_manager, DeletedGuardManagerWrapper)
+
+
+def recompile_limit() -> tuple[str, int]:
+    """``(name, value)`` of the per-code cache limit now: ``torch._dynamo.config.recompile_limit`` in 2.11 and
+    2.13 (``cache_size_limit`` before 2.6, kept there as an alias)."""
+    return "recompile_limit", int(torch._dynamo.config.recompile_limit)
 
 
 def drop_code_cache(code: types.CodeType) -> None:
@@ -438,6 +462,106 @@ def graph_break_log(handler: logging.Handler) -> Iterator[None]:
             lg.propagate = propagate
 
 
+# --- Dynamo's call decisions (collectors/decisions.py) -------------------------------------------
+
+
+@contextlib.contextmanager
+def traced_calls(
+    enter: Callable[[Any, Any], Any],
+    leave: Callable[[Any, Any, Any, BaseException | None], None],
+    inlined: Callable[[Any, Any], None],
+) -> Iterator[None]:
+    """Tell the listener about every call Dynamo's symbolic execution meets, while open.
+
+    ``InstructionTranslatorBase.call_function(tx, fn, args, kwargs)`` is where every CALL instruction of a
+    traced frame (and of each inlined callee: same method, the inlining tracer runs synchronously inside
+    its parent's call) hands the callee's VariableTracker to Dynamo's decision; ``enter(tx, fn)`` runs
+    before it and returns a token, ``leave(token, tx, fn, error)`` after it (``error`` is what it raised:
+    ``Unsupported`` is a graph break). ``InliningInstructionTranslator.inline_call(parent, func, ...)`` is
+    where Dynamo starts inlining a function (a module's ``forward`` too); ``inlined(parent, func)`` runs
+    before it. Both are class attributes in 2.11 and 2.13, wrapped here and put back on exit. A listener
+    that raises is ignored: a capture bug must never fail the user's compile.
+    """
+    from torch._dynamo import symbolic_convert as sc
+
+    base, inlining = sc.InstructionTranslatorBase, sc.InliningInstructionTranslator
+    original_call = base.__dict__["call_function"]
+    original_inline = inlining.__dict__["inline_call"]  # a classmethod object
+    inline_fn = original_inline.__func__
+
+    # try/except rather than contextlib.suppress: this runs for every call Dynamo traces (no object per call)
+    def call_function(self: Any, fn: Any, args: Any, kwargs: Any) -> None:
+        try:
+            token = enter(self, fn)
+        except Exception:  # noqa: BLE001 -- a capture bug must never fail the user's compile
+            token = None
+        error: BaseException | None = None
+        try:
+            original_call(self, fn, args, kwargs)
+        except BaseException as e:
+            error = e
+            raise
+        finally:
+            try:
+                leave(token, self, fn, error)
+            except Exception:  # noqa: BLE001 -- as above
+                token = None
+            error = None  # no reference cycle through the traceback
+
+    def inline_call(cls: Any, parent: Any, func: Any, *args: Any, **kwargs: Any) -> Any:
+        with contextlib.suppress(Exception):
+            inlined(parent, func)
+        return inline_fn(cls, parent, func, *args, **kwargs)
+
+    call_function.__wrapped__ = original_call  # type: ignore[attr-defined]
+    base.call_function = call_function  # type: ignore[method-assign]
+    inlining.inline_call = classmethod(inline_call)  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        if base.__dict__.get("call_function") is call_function:
+            base.call_function = original_call  # type: ignore[method-assign]
+        if getattr(inlining.__dict__.get("inline_call"), "__func__", None) is inline_call:
+            inlining.inline_call = original_inline  # type: ignore[method-assign]
+
+
+def realized(vt: Any) -> Any:
+    """The VariableTracker a ``LazyVariableTracker`` became once Dynamo used it (itself otherwise)."""
+    from torch._dynamo.variables.lazy import LazyVariableTracker
+
+    if isinstance(vt, LazyVariableTracker) and vt.is_realized():
+        return vt.unwrap()
+    return vt
+
+
+def inline_reason(tx: Any, code: types.CodeType) -> str | None:
+    """The reason Dynamo gave for inlining ``code`` in this trace: the ``SkipResult`` it kept for the code
+    in ``TracingContext.previously_inlined_functions`` (2.11 and 2.13), e.g. 'inlined by default'."""
+    result = tx.output.tracing_context.previously_inlined_functions.get(code)
+    return None if result is None else str(result.reason)
+
+
+def skip_rule(obj: Any, is_inlined_call: bool) -> str | None:
+    """``trace_rules.check_verbose(obj, is_inlined_call)``'s reason ('file is under skip directory (...)',
+    'file matches BUILTIN_INLINE_WHEN_CALLED (...)'); None where it has none (C functions: it asserts).
+    Called positionally: 2.11 has no ``frame`` argument."""
+    from torch._dynamo import trace_rules
+
+    with contextlib.suppress(Exception):
+        return str(trace_rules.check_verbose(obj, is_inlined_call).reason)
+    return None
+
+
+def is_allowed_in_graph(obj: Any) -> bool:
+    """Was ``obj`` registered with ``torch._dynamo.allow_in_graph`` (trace_rules' allowed callable ids)?"""
+    from torch._dynamo import trace_rules
+
+    try:
+        return id(obj) in trace_rules._allowed_callable_ids
+    except TypeError:
+        return False
+
+
 def current_shape_env() -> Any:
     """The ShapeEnv of the compile in progress (its ``TracingContext``'s fake mode), or None."""
     tc = torch._guards.TracingContext.try_get()
@@ -690,6 +814,38 @@ class ProfilerEvent:
     linked_correlation: int
 
 
+# Kineto's own log lines: "USDT:2026-11-23 17:41:31 21082:21082 SyncActivityProfilerHandler.cpp:52] profiler_start".
+_KINETO_LINE = re.compile(r"^(?:USDT|STAGE|INFO|WARNING):\S+ \S+ \d+:\d+ \w+\.cpp:\d+\] ")
+
+
+@contextlib.contextmanager
+def _without_kineto_lines() -> Iterator[None]:
+    """Keep kineto's start/stop lines out of the user's output; pass anything else written meanwhile on.
+
+    torch 2.13's kineto writes a ``USDT: ... profiler_start`` / ``profiler_stop`` line to the process's
+    stderr (file descriptor 2, under the kernel: the cell's output) on every start and stop. Its level comes
+    from ``KINETO_LOG_LEVEL``, read only when torch is imported, so it cannot be set here: fd 2 goes to a
+    temporary file while the profiler starts or stops, and the lines that are not kineto's go to stderr.
+    """
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no real fd 2 (an embedded interpreter): nothing to redirect
+        yield
+        return
+    with tempfile.TemporaryFile() as tmp:
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            rest = [ln for ln in tmp.read().decode(errors="replace").splitlines(True) if not _KINETO_LINE.match(ln)]
+            if rest:
+                sys.stderr.write("".join(rest))
+
+
 def start_profiler() -> tuple[Any, bool]:
     """Start ``torch.profiler`` on CPU activity (and CUDA where there is a GPU); ``(profiler, cuda)``."""
     from torch.profiler import ProfilerActivity, profile
@@ -697,13 +853,15 @@ def start_profiler() -> tuple[Any, bool]:
     cuda = torch.cuda.is_available()
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
     prof = profile(activities=activities, record_shapes=False, with_stack=False, profile_memory=False)
-    prof.start()
+    with _without_kineto_lines():
+        prof.start()
     return prof, cuda
 
 
 def stop_profiler(prof: Any) -> list[ProfilerEvent]:
     """Stop ``prof`` and read kineto's raw events (building ``FunctionEvent`` trees costs far more)."""
-    prof.stop()
+    with _without_kineto_lines():
+        prof.stop()
     results = getattr(prof.profiler, "kineto_results", None)
     if results is None:
         return []
@@ -740,3 +898,294 @@ def marked_call(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
     call.__name__ = getattr(fn, "__name__", "compiled_fn")
     call.__wrapped__ = fn  # type: ignore[attr-defined]
     return call
+
+
+# --- step-through: Dynamo's symbolic execution, one instruction at a time ([Note: trace steps]) --
+
+
+class StepObserver:
+    """What ``symbolic_steps`` calls around each instruction Dynamo's symbolic interpreter runs: ``before(tx)``
+    returns a token (None: do not watch this one), ``after(tx, token, result, error)`` gets it back with what the
+    step returned, or the exception that left it (re-raised afterwards). Neither may raise into Dynamo."""
+
+    def before(self, tx: Any) -> Any:
+        """Called before the step; the token for ``after``, or None to let this step run unwatched."""
+        return None
+
+    def after(self, tx: Any, token: Any, result: bool | None, error: BaseException | None) -> None:
+        """Called after a watched step."""
+
+
+@contextlib.contextmanager
+def symbolic_steps(observer: StepObserver) -> Iterator[None]:
+    """Wrap ``InstructionTranslatorBase.step`` (the one method that runs one bytecode instruction symbolically,
+    for the frame and every inlined call: ``InliningInstructionTranslator`` inherits it; 2.11 and 2.13) while
+    open, and put the original back on exit. Only ``--trace-steps`` opens it: nothing is patched otherwise."""
+    from torch._dynamo.symbolic_convert import InstructionTranslatorBase
+
+    original = InstructionTranslatorBase.__dict__["step"]
+
+    def step(self: Any) -> bool:
+        try:
+            token = observer.before(self)
+        except Exception:  # noqa: BLE001 - a capture bug must never fail the user's compile
+            token = None
+        if token is None:
+            return original(self)
+        try:
+            result = original(self)
+        except BaseException as exc:
+            with contextlib.suppress(Exception):
+                observer.after(self, token, None, exc)
+            raise
+        with contextlib.suppress(Exception):
+            observer.after(self, token, result, None)
+        return result
+
+    step.__wrapped__ = original  # type: ignore[attr-defined]
+    InstructionTranslatorBase.step = step  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        if InstructionTranslatorBase.__dict__.get("step") is step:
+            InstructionTranslatorBase.step = original  # type: ignore[method-assign]
+
+
+def steps_patched() -> bool:
+    """Is ``InstructionTranslatorBase.step`` wrapped (by ``symbolic_steps``) right now?"""
+    from torch._dynamo.symbolic_convert import InstructionTranslatorBase
+
+    return hasattr(InstructionTranslatorBase.__dict__["step"], "__wrapped__")
+
+
+@dataclass(frozen=True, slots=True)
+class StepBefore:
+    """A translator's state before one step: the instruction it is about to run and what it holds."""
+
+    ip: int
+    offset: int | None
+    opname: str
+    argrepr: str
+    line: int | None
+    depth: int
+    code: types.CodeType
+    stack: list[str]
+    locals: dict[str, str]
+    nodes: int
+    output_instructions: int
+
+
+def tx_root_code(tx: Any) -> types.CodeType:
+    """The code of the frame being compiled (the root translator's), whatever call ``tx`` is inlining."""
+    return tx.output.root_tx.f_code  # type: ignore[no-any-return]
+
+
+def step_before(tx: Any) -> StepBefore | None:
+    """``tx``'s next instruction and its symbolic stack and locals (short reprs: ``vt_repr``), or None at the end.
+    Reads attributes only: nothing is realized, guarded or added to the graph."""
+    ip = tx.instruction_pointer
+    if ip is None:
+        return None
+    inst = tx.instructions[ip]
+    depth, parent = 0, tx.parent
+    while parent is not None:
+        depth, parent = depth + 1, parent.parent
+    line = inst.starts_line if isinstance(inst.starts_line, int) and not isinstance(inst.starts_line, bool) else None
+    argrepr = inst.argrepr if isinstance(getattr(inst, "argrepr", None), str) else ""
+    if not argrepr and inst.argval is not None:
+        argrepr = _short(repr(inst.argval) if isinstance(inst.argval, (int, str, float)) else type(inst.argval).__name__)
+    return StepBefore(
+        ip=ip,
+        offset=inst.offset,
+        opname=inst.opname,
+        argrepr=argrepr,
+        line=line if line is not None else tx.lineno,
+        depth=depth,
+        code=tx.f_code,
+        stack=[vt_repr(vt) for vt in tx.stack],
+        locals={name: vt_repr(vt) for name, vt in tx.symbolic_locals.items()},
+        nodes=len(tx.output.graph.nodes),
+        output_instructions=len(tx.output.output_instructions),
+    )
+
+
+def nodes_added(tx: Any, before: int) -> list[tuple[str, str, str]]:
+    """``(name, op, target)`` of the FX nodes the current graph gained past its first ``before`` nodes."""
+    nodes = tx.output.graph.nodes
+    gained = len(nodes) - before
+    if gained <= 0:
+        return []
+    out: list[tuple[str, str, str]] = []
+    for node in reversed(nodes):
+        if len(out) == gained:
+            break
+        target = node.target
+        name = target if isinstance(target, str) else getattr(target, "__name__", None) or type(target).__name__
+        out.append((node.name, node.op, _short(str(name))))
+    return out[::-1]
+
+
+def compiled_graph_at(tx: Any, before: StepBefore) -> bool:
+    """Did the step compile a graph (``compile_subgraph`` adds the output instructions)?"""
+    return len(tx.output.output_instructions) > before.output_instructions
+
+
+def speculation_reason(tx: Any, ip: int) -> str | None:
+    """The reason of the failed speculation at instruction ``ip`` of ``tx``'s code, if any: the graph break
+    Dynamo recorded there before it restarted the analysis (``SpeculationEntry.reason``, 2.11 and 2.13)."""
+    filename = tx.f_code.co_filename
+    for entry in reversed(tx.speculation_log.entries):
+        if entry.instruction_pointer == ip and entry.filename == filename and entry._failed:
+            reason = entry.reason
+            return None if reason is None else str(reason.reason)
+    return None
+
+
+def step_error(error: BaseException) -> tuple[str, str | None, str] | None:
+    """What an exception leaving a step means: ``(action, gb_type, reason)``: ``'restart'`` (Dynamo restarts the
+    analysis: ``RestartAnalysis``), ``'unsupported'`` (a graph break raised here: ``Unsupported``, which the caller
+    handles), ``'error'`` (anything else); None for the exceptions that end a frame normally."""
+    from torch._dynamo import exc
+
+    if isinstance(error, exc.RestartAnalysis):
+        return "restart", None, str(getattr(error, "restart_reason", None) or type(error).__name__)
+    if isinstance(error, exc.Unsupported):
+        return "unsupported", getattr(error, "gb_type", None) or None, str(error.msg)
+    if type(error).__name__ in ("ReturnValueOp", "YieldValueOp"):
+        return None
+    return "error", None, f"{type(error).__name__}: {error}"
+
+
+def _short(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def vt_repr(vt: Any) -> str:
+    """A short repr of a VariableTracker, e.g. ``TensorVariable(l_x_: float32[3, 4])``, ``ConstantVariable(int: 3)``,
+    ``UserFunctionVariable(helper)``, ``LazyVariableTracker(Tensor)``: its class name and a detail read from plain
+    attributes. Never realizes a lazy tracker, never calls the user's ``repr``, never raises."""
+    try:
+        return _vt_repr(vt)
+    except Exception:  # noqa: BLE001 - a repr must never fail the compile
+        return type(vt).__name__
+
+
+def _vt_repr(vt: Any) -> str:
+    from torch._dynamo.variables.lazy import LazyVariableTracker
+
+    cls = type(vt)
+    if cls is LazyVariableTracker or issubclass(cls, LazyVariableTracker):
+        cache = object.__getattribute__(vt, "_cache")
+        if cache.vt is None:  # not realized: say what it wraps, do not build it (that would install guards)
+            return f"LazyVariableTracker({type(cache.value).__name__})"
+        vt, cls = cache.vt, type(cache.vt)
+    attrs = vt.__dict__
+    name = cls.__name__
+    detail = ""
+    if "proxy" in attrs and "dtype" in attrs:  # TensorVariable and its subclasses
+        size = attrs.get("_size")
+        shape = "[" + ", ".join(str(s) for s in size) + "]" if size is not None else "[?]"
+        dtype = str(attrs["dtype"]).removeprefix("torch.")
+        detail = f"{attrs['proxy'].node.name}: {dtype}{shape}"
+    elif "sym_num" in attrs:  # SymNodeVariable
+        detail = str(attrs["sym_num"])
+    elif name == "ConstantVariable" or ("value" in attrs and type(attrs["value"]) in (int, float, bool, str, type(None))):
+        value = attrs.get("value")
+        text = repr(value) if type(value) in (int, float, bool, str, type(None)) else type(value).__name__
+        detail = f"{type(value).__name__}: {text}"
+    elif "items" in attrs and isinstance(attrs["items"], (list, tuple)):
+        detail = f"len {len(attrs['items'])}"
+    else:
+        target = attrs.get("fn", attrs.get("value", attrs.get("module_key")))
+        if isinstance(target, str):
+            detail = target
+        elif isinstance(target, (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type)):
+            detail = str(getattr(target, "__qualname__", None) or getattr(target, "__name__", ""))
+        elif target is not None:
+            detail = type(target).__name__
+    return _short(f"{name}({detail})", 80)
+
+
+# --- --try: a registration for one run ([Note: try a fix] in try_fix.py) --------------------------------
+
+
+def register_for_run(fn: Callable[..., Any], how: str) -> tuple[Callable[..., Any], Callable[[], None]]:
+    """``allow_in_graph(fn)`` (``how`` 'allow_in_graph') or ``nonstrict_trace(fn)`` ('nonstrict_trace') for one run:
+    ``(what the name should be bound to, undo)``. torch 2.13 keeps both as ids of callables in
+    ``trace_rules._allowed_callable_ids`` (and ``_nonstrict_trace_callable_ids``), with no lookup cache in
+    front of them; its decorators only ever undo on garbage collection (``weakref.finalize``), so the ids are
+    added and taken out here by hand. ``nonstrict_trace`` registers a new wrapper (Dynamo keys it by id), so
+    the name must be bound to the wrapper for the run."""
+    from torch._dynamo import trace_rules
+
+    allowed, nonstrict, disallowed = (
+        trace_rules._allowed_callable_ids,
+        trace_rules._nonstrict_trace_callable_ids,
+        trace_rules._disallowed_callable_ids,
+    )
+    if how == "allow_in_graph":
+        target, fn_id = fn, id(fn)
+        had = (fn_id in allowed, fn_id in disallowed)
+        disallowed.remove(fn_id)
+        allowed.add(fn_id)
+
+        def undo() -> None:
+            if not had[0]:
+                allowed.remove(fn_id)
+            if had[1]:
+                disallowed.add(fn_id)
+
+        return target, undo
+    if how != "nonstrict_trace":
+        raise ValueError(how)
+
+    @functools.wraps(fn)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        return fn(*args, **kwargs)
+
+    wrapped_id = id(wrapped)
+    allowed.add(wrapped_id)
+    nonstrict.add(wrapped_id)
+    keep = [wrapped]  # the id stays this function's until undone
+
+    def undo_wrapper() -> None:
+        allowed.remove(wrapped_id)
+        nonstrict.remove(wrapped_id)
+        keep.clear()
+
+    return wrapped, undo_wrapper
+
+
+#: The attributes ``torch._dynamo.mark_dynamic`` / ``maybe_mark_dynamic`` set on a tensor (torch 2.13).
+MARK_ATTRIBUTES = (
+    "_dynamo_dynamic_indices",
+    "_dynamo_dynamic_range",
+    "_dynamo_hint_overrides",
+    "_specialize_on",
+    "_has_dynamo_dim_marking",
+    "_dynamo_weak_dynamic_indices",
+)
+
+
+def unmark(t: torch.Tensor, dim: int, saved: dict[str, Any], weak: bool) -> None:
+    """Take back a ``mark_dynamic`` (``weak``: ``maybe_mark_dynamic``) of ``dim`` made on ``t`` for one run:
+    ``saved`` holds the tensor's ``MARK_ATTRIBUTES`` before it (copies). Only what the mark added goes: a mark
+    the user made before or during the run stays, unless it is the very same (kind and dim) made during it."""
+    state = t.__dict__
+    a = "_dynamo_weak_dynamic_indices" if weak else "_dynamo_dynamic_indices"
+    if a in state and dim not in saved.get(a, ()):
+        state[a].discard(dim)
+    if weak:
+        pass
+    elif "_dynamo_dynamic_range" in state:
+        before = saved.get("_dynamo_dynamic_range", set())
+        state["_dynamo_dynamic_range"] -= {r for r in state["_dynamo_dynamic_range"] if r not in before and r.dim == dim}
+    for a in () if weak else ("_dynamo_hint_overrides", "_specialize_on"):
+        if a in state and isinstance(state[a], dict) and dim not in saved.get(a, {}):
+            state[a].pop(dim, None)
+    for a in MARK_ATTRIBUTES:  # an attribute the mark created and nothing else filled: gone again
+        if a in state and a not in saved and (a == "_has_dynamo_dim_marking" or not state[a]):
+            del state[a]
+    if "_has_dynamo_dim_marking" not in saved and any(a in state for a in MARK_ATTRIBUTES):
+        state["_has_dynamo_dim_marking"] = True

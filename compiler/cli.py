@@ -74,6 +74,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"dynamo-explorer: error: --html: {problem}", file=sys.stderr)
             return 2
     options = RunOptions.from_args(args)
+    from .try_fix import check_name
+    from .try_fix import notice as try_notice
+
+    if options.try_fix is not None:
+        try:
+            check_name(options.try_fix)
+        except UsageError as exc:
+            print(f"dynamo-explorer: error: {exc}", file=sys.stderr)
+            return 2
     from .baseline import NOTICE
     from .runner import run_cell
     from .summary import one_line
@@ -88,6 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.path.insert(0, os.path.dirname(filename))
     if options.compare_eager:
         print(f"dynamo-explorer: {NOTICE}", file=sys.stderr)
+    if options.try_fix is not None:  # [Note: try a fix]: the CLI has no earlier run, the script runs twice
+        print(f"dynamo-explorer: {try_notice(options.try_fix, None)}", file=sys.stderr)
     try:
         run = run_cell(source, main.__dict__, options, filename=filename)
     except SyntaxError as exc:

@@ -19,11 +19,18 @@ __all__ = [
     "CodeInfo",
     "CompileReport",
     "Coverage",
+    "Decision",
     "Diagnostic",
+    "DispatchCode",
+    "DispatchEntry",
+    "DispatchFallback",
+    "DispatchGuard",
     "EagerBaseline",
     "EagerGap",
     "EntryProfile",
     "ErrorInfo",
+    "Fix",
+    "FixTarget",
     "Frame",
     "FrameCoverage",
     "FunctionSpeedup",
@@ -43,11 +50,19 @@ __all__ = [
     "Phase",
     "Profile",
     "RecompileReason",
+    "RunOutcome",
     "ShapeGuard",
     "SourceExcerpt",
     "SourceFile",
     "StackFrame",
     "Symbol",
+    "TraceAttempt",
+    "TraceBreak",
+    "TraceCode",
+    "TraceNode",
+    "TraceStep",
+    "TraceSteps",
+    "TryFix",
 ]
 
 _kw = {"slots": True, "kw_only": True}
@@ -156,6 +171,24 @@ class AutomaticDynamic:
 
 
 @dataclass(**_kw)
+class Decision:
+    name: str
+    module: str | None
+    filename: str | None
+    line: int | None
+    decision: str  # inline | skip | disabled | allow_in_graph | in_graph | builtin | polyfill | other
+    rule: str
+    variable: str
+    call_filename: str
+    call_line: int | None
+    depth: int
+    parent: int | None
+    outcome: str  # ok | graph_break | raised
+    graph_break: int | None
+    error: str | None
+
+
+@dataclass(**_kw)
 class Frame:
     compile_id: str
     attempt: int
@@ -176,6 +209,7 @@ class Frame:
     compile_time_s: float | None = None
     phases: list[Phase] = field(default_factory=list)
     automatic_dynamic: list[AutomaticDynamic] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
 
 
 @dataclass(**_kw)
@@ -397,6 +431,154 @@ class EagerBaseline:
 
 
 @dataclass(**_kw)
+class TraceNode:
+    name: str
+    op: str
+    target: str
+
+
+@dataclass(**_kw)
+class TraceBreak:
+    action: str  # restart | compiled | unsupported | error
+    gb_type: str | None
+    reason: str
+    break_index: int | None = None
+
+
+@dataclass(**_kw)
+class TraceStep:
+    index: int
+    attempt: int
+    depth: int
+    tx: int
+    code: int
+    offset: int | None
+    opname: str
+    argrepr: str
+    line: int | None
+    stack: list[str]
+    locals: dict[str, str]
+    fx_nodes: list[TraceNode] = field(default_factory=list)
+    graph_break: TraceBreak | None = None
+
+
+@dataclass(**_kw)
+class TraceAttempt:
+    attempt: int
+    first_step: int
+    steps: int
+    outcome: str  # compiled | restart | failed | cut
+
+
+@dataclass(**_kw)
+class TraceCode:
+    name: str
+    filename: str
+    label: str | None
+    firstlineno: int
+    source: str | None
+    instructions: list[Instruction]
+
+
+@dataclass(**_kw)
+class TraceSteps:
+    requested: str
+    compile_id: str | None
+    code_name: str | None
+    filename: str | None
+    cap: int
+    truncated: bool
+    total_steps: int
+    note: str | None
+    codes: list[TraceCode]
+    attempts: list[TraceAttempt]
+    steps: list[TraceStep]
+
+
+@dataclass(**_kw)
+class FixTarget:
+    compile_id: str
+    kind: str  # graph_break | recompile | failure
+    index: int
+
+
+@dataclass(**_kw)
+class Fix:
+    name: str
+    title: str
+    kind: str  # config | option | mark | register | source_edit | hint
+    api: str
+    code: str
+    why: str
+    runnable: bool
+    targets: list[FixTarget] = field(default_factory=list)
+
+
+@dataclass(**_kw)
+class RunOutcome:
+    frames: int
+    graphs: int
+    graph_breaks: int
+    recompiles: int
+    error: str | None
+    wall_ms: float
+    compile_ms: float
+    compiled_ms: float | None
+    eager_ms: float | None
+
+
+@dataclass(**_kw)
+class TryFix:
+    fix: Fix
+    before_from: str
+    before: RunOutcome
+    after: RunOutcome
+    change: str
+    restored: str
+
+
+@dataclass(**_kw)
+class DispatchGuard:
+    kind: str
+    source: str
+    check: str
+    property: str | None
+    value: str | None
+    difference: str  # differs | only_here
+    summary: str
+    text: str
+    line: int | None
+
+
+@dataclass(**_kw)
+class DispatchEntry:
+    compile_id: str
+    in_run: bool
+    live: bool
+    guard_count: int
+    distinguishing: list[DispatchGuard]
+    hits: int | None
+
+
+@dataclass(**_kw)
+class DispatchFallback:
+    action: str  # recompile | eager | error
+    limit_name: str
+    limit: int
+    limit_hit: bool
+    reason: str
+
+
+@dataclass(**_kw)
+class DispatchCode:
+    code: CodeInfo
+    entries: list[DispatchEntry]
+    shared_guards: int
+    fallback: DispatchFallback
+    text: str
+
+
+@dataclass(**_kw)
 class CompileReport:
     torch_version: str
     python_version: str
@@ -420,6 +602,10 @@ class CompileReport:
     sources: list[SourceFile] = field(default_factory=list)
     profile: Profile | None = None
     eager_baseline: EagerBaseline | None = None
+    fixes: list[Fix] = field(default_factory=list)
+    try_fix: TryFix | None = None
+    dispatch: list[DispatchCode] = field(default_factory=list)
+    trace_steps: TraceSteps | None = None
 
     def frame(self, compile_id: str) -> Frame | None:
         return next((f for f in self.frames if f.compile_id == compile_id), None)

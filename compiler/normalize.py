@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import re
+import sysconfig
 from typing import Any
 
 __all__ = ["normalize_report"]
@@ -22,12 +23,15 @@ _SUBS = [
     (re.compile(r"(___check_type_id\([^,]+, )\d+"), r"\1ID"),
     (re.compile(r"(id\(type\([^)]*\)\) == )\d+"), r"\1ID"),
     (re.compile(r"(?:/[\w.\-+]+)*/site-packages/"), "SITE/"),
+    # the standard library's files (copy.py, re/): Dynamo's trace_rules name them in decisions' rules
+    (re.compile(re.escape(sysconfig.get_paths()["stdlib"]) + "/"), "STDLIB/"),
     (re.compile(r"/tmp/[\w./\-]+"), "TMP"),
     # graphs replayed from inductor's caches carry the cell filename of the run that first compiled them
     (re.compile(r"<dynamo-cell-\d+>|<golden:\w+>|<ipython-input-[\w-]+>"), "<cell>"),
     (re.compile(r"\b[a-z0-9]{52}\b"), "HASH"),
     (re.compile(r"\b__temp_\d+\b"), "__temp_N"),  # depyf numbers its temporaries process-wide
 ]
+_DISPATCH_NAME = re.compile(r"(__(?:guard|transformed_code)_)(\d+)(_\d+_for_)")  # __guard_3_1_for_f
 _GLOBAL_LINE = re.compile(r"^(\s*global )(.+)$", re.M)  # depyf orders these names by hash seed
 _NUMERIC_TIMES = {"compile_time_s", "ms", "wall_s", "compile_s", "capture_s", "pct_time", "speedup"}
 
@@ -102,11 +106,22 @@ def normalize_report(report: dict[str, Any], cell_filename: str = "<cell>") -> d
         prof["graphs"].sort(key=lambda g: (g["compile_id"], g["graph_id"] if g["graph_id"] is not None else -1))
         prof["eager"].sort(key=lambda g: (g["cause"], g["compile_id"] or ""))
         prof["cache_lookups"] = 0  # the first call of a code looks its cache up or not, by torch version
+    for d in rep.get("dispatch") or []:  # [Note: dispatch view]: ids in the entries and in the text's names
+        for e in d["entries"]:
+            e["compile_id"] = cid(e["compile_id"])
+        d["text"] = _DISPATCH_NAME.sub(lambda m: f"{m[1]}{remap.get(m[2], m[2])}{m[3]}", renumber_text(d["text"]))
+    for fix in rep.get("fixes") or []:  # this run's frames (try_fix.fix's targets name the run before it: left)
+        for t in fix["targets"]:
+            t["compile_id"] = cid(t["compile_id"])
     base = rep.get("eager_baseline")
     if base:
         for fn in base["functions"]:
             fn["compile_ids"] = [cid(c) for c in fn["compile_ids"]]
     out = _walk(rep, replacements)
+    # Dynamo's counters are keyed by text (a graph break's message, with its file paths and addresses)
+    out["dynamo_counters"] = {
+        group: {_text(k, replacements): v for k, v in counts.items()} for group, counts in out["dynamo_counters"].items()
+    }
     sources: dict[str, Any] = {}  # two files may normalize to one name (a cell and a cache's stale copy of it)
     for s in out.get("sources", []):
         sources.setdefault(s["filename"], s)

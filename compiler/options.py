@@ -1,5 +1,5 @@
 """Run options, declared once: ``RunOptions`` (backend, mode, dynamic, fullgraph, scope, recompile limit,
-decompile, fresh, profile, compare_eager) and ``OPTIONS``, their command-line form, plus ``OUTPUTS``, the report files both front ends
+decompile, fresh, profile, compare_eager, trace_steps) and ``OPTIONS``, their command-line form, plus ``OUTPUTS``, the report files both front ends
 can write (``--html``: the standalone page). Both the CLI's and the ``%%dynamo`` magic's arguments are made
 from them (``add_arguments``; ``RunOptions.from_args`` reads the run options back). ``unwritable(path,
 flag)`` says why an output path cannot be written, for both to refuse it before anything runs.
@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
@@ -26,6 +27,9 @@ Decompile = Literal["user", "all", "none"]
 # 0.3 s of GPT-2's 0.6 s report build), and library frames are rarely read as source: by default only
 # frames of the user's code (the cell, their files) are decompiled; the bytecode listing is always there.
 DECOMPILE = ("user", "all", "none")
+#: What ``--trace-steps FRAME`` takes: a compile id (``frame/compile``) or a code's name (``forward``, ``<lambda>``).
+TRACE_FRAME = re.compile(r"^(\d+/\d+|[A-Za-z_]\w*|<[\w-]+>)$")
+TRACE_STEPS_MAX = 2000  # --trace-steps-max's default: the instructions a report keeps
 INDUCTOR_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 
 __all__ = ["DECOMPILE", "OPTIONS", "OUTPUTS", "SCOPES", "Option", "RunOptions", "add_arguments", "unwritable"]
@@ -45,6 +49,9 @@ class RunOptions:
     fresh: bool = False
     profile: bool = False
     compare_eager: bool = False
+    try_fix: str | None = None  # --try NAME: re-run the cell with one of the report's fixes ([Note: try a fix])
+    trace_steps: str | None = None  # --trace-steps [FRAME]: '' = the first frame compiled ([Note: trace steps])
+    trace_steps_max: int = TRACE_STEPS_MAX
 
     def validate(self) -> RunOptions:
         """Return ``self`` when usable, else raise ``UsageError`` with a one-line fix."""
@@ -73,7 +80,25 @@ class RunOptions:
             raise UsageError(f"recompile limit must be a positive integer, got {self.recompile_limit!r}")
         if self.decompile not in DECOMPILE:
             raise UsageError(f"unknown decompile choice '{self.decompile}': use one of {', '.join(DECOMPILE)}")
+        self._validate_trace_steps()
+        if self.try_fix is not None:
+            from .try_fix import check_name  # names and hints: [Note: try a fix] in try_fix.py
+
+            check_name(self.try_fix)
         return self
+
+    def _validate_trace_steps(self) -> None:
+        frame = self.trace_steps
+        if frame is not None and frame and not TRACE_FRAME.match(frame):
+            raise UsageError(
+                f"--trace-steps takes a compile id such as 0/0 or a function name such as forward, got '{frame}'; "
+                "give neither to step through the first frame compiled"
+            )
+        limit = self.trace_steps_max
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+            raise UsageError(f"--trace-steps-max must be a positive number of instructions, e.g. 2000; got {limit!r}")
+        if frame is None and limit != TRACE_STEPS_MAX:
+            raise UsageError("--trace-steps-max applies to --trace-steps: add --trace-steps, or drop --trace-steps-max")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -98,6 +123,8 @@ class Option:
     # a switch with a ``--no-`` twin (argparse ``BooleanOptionalAction``): True, False, or None when neither is
     # given (torch's own default); the same two spellings on the command line and the magic line
     negatable: bool = False
+    # an option whose value may be left out (argparse ``nargs='?'``): this is its value then
+    const: str | None = None
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -184,6 +211,37 @@ OPTIONS: tuple[Option, ...] = (
         "--compare-eager",
         switch=True,
     ),
+    Option(
+        "try_fix",
+        "--try",
+        "RE-RUN THE CELL with one fix from the report's Try a fix list applied for that run only (a torch._dynamo "
+        "config value, dynamic=True, mark_dynamic on an argument, allow_in_graph or nonstrict_trace on a helper, a "
+        "torch._check line) and show graphs, breaks, recompiles and time before vs after; everything is put back "
+        "afterwards. The 'before' is the cell's previous run in this kernel, else the cell runs twice (side effects "
+        "too)",
+        "--try capture_scalar_outputs",
+        metavar="NAME",
+    ),
+    Option(
+        "trace_steps",
+        "--trace-steps",
+        "record Dynamo's symbolic execution of one frame, instruction by instruction (the Step through pane): "
+        "each instruction's user line, symbolic stack and locals, the FX nodes it added and where the graph "
+        "broke, inlined calls included. FRAME: a function name (a resume function's too), or a compile id such as 1/0 "
+        "(ids count up with every run in a process: stable from the command line); the first frame compiled when "
+        "left out. Opt-in: it makes compiling slower (BENCHMARKS.md)",
+        "--trace-steps forward",
+        metavar="FRAME",
+        const="",
+    ),
+    Option(
+        "trace_steps_max",
+        "--trace-steps-max",
+        "with --trace-steps: keep at most N instructions (default 2000); the report says when it was cut",
+        "--trace-steps --trace-steps-max 5000",
+        metavar="N",
+        type=int,
+    ),
 )
 
 
@@ -217,6 +275,8 @@ def add_arguments(add: Callable[..., Any], command: str) -> None:
             kwargs["action"] = "store_true"
         else:
             kwargs["metavar"] = opt.metavar
+            if opt.const is not None:
+                kwargs.update(nargs="?", const=opt.const)
             if opt.type is not None:
                 kwargs["type"] = opt.type
         add(opt.flag, help=f"{opt.help}. Example: {example}".replace("%", "%%"), **kwargs)  # argparse formats help with %

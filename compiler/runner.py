@@ -77,6 +77,9 @@ def run_cell(
     on_progress: Callable[[Progress], None] | None = None,
     label_file: Callable[[str], str | None] | None = None,
     collectors: Sequence[type[Collector]] | None = None,
+    before: dict[str, Any] | None = None,
+    before_from: str | None = None,
+    fix: Any = None,
 ) -> CellRun:
     """Run ``source`` in ``namespace`` under TorchDynamo and return a ``CellRun``.
 
@@ -85,8 +88,25 @@ def run_cell(
     ``label_file(filename)`` names a file for people (the kernel: ``In [2]`` for a notebook cell), or
     returns None ([Note: sources] in collectors/sources.py). ``collectors`` replaces the registry's
     (``collectors.REGISTRY``); they run in the order their ``requires`` give (``collectors.ordered``).
+    With ``options.try_fix`` the cell runs with that fix of the ``before`` report applied (``before_from``
+    says where that report came from); without ``before`` it runs first as it is ([Note: try a fix]).
     """
     options = (options or RunOptions()).validate()
+    if options.try_fix is not None and fix is None:
+        from .try_fix import run_with_fix
+
+        return run_with_fix(
+            run_cell,
+            source,
+            namespace,
+            options,
+            filename=filename or f"<dynamo-cell-{next(_cell_counter)}>",
+            before=before,
+            before_from=before_from,
+            on_progress=on_progress,
+            label_file=label_file,
+            collectors=collectors,
+        )
     if filename is None:
         filename = f"<dynamo-cell-{next(_cell_counter)}>"
     if filename not in linecache.cache:
@@ -111,7 +131,7 @@ def run_cell(
     run_collectors = [cls() for cls in kinds]
     ctx.attach(run_collectors)
     hooks = Dispatcher(ctx, run_collectors)
-    scaffold = _Scaffold(timer=CallTimer(ctx) if options.compare_eager else None)
+    scaffold = _Scaffold(timer=CallTimer(ctx) if options.compare_eager else None, fix=fix)
     value: Any = None
     exception: BaseException | None = None
     started = time.perf_counter()
@@ -121,6 +141,8 @@ def run_cell(
                 stack.enter_context(c.install(ctx))
             stack.enter_context(hooks.install())
             stack.enter_context(_dynamo_config(options, program.scope))
+            if fix is not None:  # --try: applied for this run only, put back also when the cell raises
+                stack.enter_context(fix.applied(namespace))
             set_capture(hooks)
             stack.callback(set_capture, None)
             try:
@@ -173,6 +195,10 @@ def run_cell(
                 report.error.compile_id = failed[-1].compile_id if failed else None
         report.timings["capture_s"] = time.perf_counter() - built
         out = report.to_json()
+        if fix is not None:
+            out["try_fix"] = fix.result(out)
+            if fix.user_options is not None:  # the options the user gave, not those the fix ran with
+                out["options"] = fix.user_options.to_json()
         for problem in report_errors(out):
             out["diagnostics"].append({"kind": "schema_mismatch", "message": problem, "compile_id": None})
     return CellRun(report=out, value=value, exception=exception)
@@ -186,6 +212,7 @@ class _Scaffold:
     calls: CallCompiler | None = None  # the calls scope's compiler ([Note: calls scope])
     timer: CallTimer | None = None  # --compare-eager: the compiled callees' time ([Note: eager baseline])
     ran_s: float = 0.0  # the cell's own run, from its first line to its last (compiles included)
+    fix: Any = None  # --try: the fix applied to this run ([Note: try a fix] in try_fix.py)
 
 
 def _execute(
@@ -203,7 +230,11 @@ def _execute(
     try:
         if program.scope == "calls":  # [Note: calls scope] in calls.py
             assert program.module_code is not None
-            scaffold.calls = CallCompiler(optimize, fresh=options.fresh, timer=scaffold.timer)
+            scaffold.calls = CallCompiler(
+                scaffold.fix.optimize(optimize) if scaffold.fix is not None else optimize,
+                fresh=options.fresh,
+                timer=scaffold.timer,
+            )
             if CALL_NAME not in namespace:
                 scaffold.added_names.append(CALL_NAME)
             namespace[CALL_NAME] = scaffold.calls

@@ -4,13 +4,15 @@ Example: ``dynamo: 3 frames · 3 graphs · 1 graph break (line 4) · 1 recompile
 several compiles is counted once among the distinct ones: ``4 graph breaks (2 distinct; lines 6, 8)``. With
 ``--profile`` the line ends with the run split and the captured-op coverage, with ``--compare-eager`` the
 speedup: ``· run 30.0 ms compiled / 20.0 ms eager / 950 ms compile · 69% of ops captured · 2.50× vs eager``.
+With ``--try`` it adds the before -> after counts, and the runnable fixes on offer are named:
+``· tried capture_scalar_outputs: graph breaks 1 → 0, recompiles 1 → 1, graphs 4 → 3 · fixes: dynamic (--try NAME)``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["counts", "one_line", "profile_line"]
+__all__ = ["counts", "fixes_line", "one_line", "profile_line", "try_line"]
 
 
 def counts(report: dict[str, Any]) -> dict[str, int]:
@@ -55,7 +57,35 @@ def one_line(report: dict[str, Any]) -> str:
     profiled = profile_line(report)
     if profiled:
         parts.append(profiled)
+    parts += [p for p in (try_line(report), fixes_line(report)) if p]
     return "dynamo: " + " · ".join(parts)
+
+
+def try_line(report: dict[str, Any]) -> str:
+    """``--try``: before -> after in a few words, e.g. 'tried capture_scalar_outputs: graph breaks 1 -> 0,
+    recompiles 1 -> 1, graphs 4 -> 3'; '' without --try."""
+    tried = report.get("try_fix")
+    if not isinstance(tried, dict):
+        return ""
+    before, after = tried["before"], tried["after"]
+    changes = [f"{label} {before[k]} → {after[k]}" for k, label in _OUTCOME]
+    if (before.get("compiled_ms") is not None) and (after.get("compiled_ms") is not None):
+        changes.append(f"compiled {format_ms(before['compiled_ms'])} → {format_ms(after['compiled_ms'])}")
+    if bool(before.get("error")) != bool(after.get("error")):
+        changes.append(f"error {'yes' if before.get('error') else 'no'} → {'yes' if after.get('error') else 'no'}")
+    return f"tried {tried['fix']['name']}: " + ", ".join(changes)
+
+
+_OUTCOME = (("graph_breaks", "graph breaks"), ("recompiles", "recompiles"), ("graphs", "graphs"))
+
+
+def fixes_line(report: dict[str, Any]) -> str:
+    """The runnable fixes on offer, e.g. 'fixes: capture_scalar_outputs, dynamic (--try NAME)'; '' when none."""
+    names = [f["name"] for f in report.get("fixes") or [] if f.get("runnable")]
+    if not names:
+        return ""
+    shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+    return f"fixes: {shown} (--try NAME)"
 
 
 def format_ms(ms: float) -> str:

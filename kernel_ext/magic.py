@@ -30,6 +30,8 @@ from compiler import RunOptions, run_cell
 from compiler.baseline import NOTICE as EAGER_NOTICE
 from compiler.errors import UsageError as EngineUsageError
 from compiler.options import add_arguments, unwritable
+from compiler.try_fix import notice as try_notice
+from compiler.try_fix import resolve as resolve_fix
 
 from .display import CompileReport, bundle
 from .progress import ProgressLine
@@ -131,6 +133,15 @@ class DynamoMagics(Magics):
         filename = shell.compile.cache(source, _cell_number(shell), raw_code=source)
         if options.compare_eager:
             print(f"%%dynamo {EAGER_NOTICE}")
+        before, before_from = self._before(cell, options)
+        if options.try_fix is not None:  # [Note: try a fix] in compiler/try_fix.py
+            try:  # refused before the notice and before anything runs
+                options.validate()
+                if before is not None:
+                    resolve_fix(options.try_fix, before)
+            except EngineUsageError as exc:
+                raise UsageError(f"%%dynamo: {exc}") from None
+            print(f"%%dynamo {try_notice(options.try_fix, before_from)}")
         progress = None if args.quiet else ProgressLine.for_shell(shell)
         run = None
         try:
@@ -141,6 +152,8 @@ class DynamoMagics(Magics):
                 filename=filename,
                 on_progress=progress,
                 label_file=lambda name: cell_label(shell, name),
+                before=before,
+                before_from=before_from,
             )
         except EngineUsageError as exc:
             raise UsageError(f"%%dynamo: {exc}") from None
@@ -154,6 +167,7 @@ class DynamoMagics(Magics):
                 if run is None:  # no report will replace the line: it says so rather than stay spent
                     progress.finish(None)
         report = CompileReport(run.report)
+        self._remember(cell, options, run.report)
         if args.out:
             shell.user_ns[args.out] = report
         if not args.quiet:
@@ -178,6 +192,28 @@ class DynamoMagics(Magics):
         # A trailing `;` hides Out[n], as in a plain cell. (Not @output_can_be_silenced: IPython
         # then tokenizes the cell after the magic returns, which fails on a cell with a syntax error.)
         return None if DisplayHook.semicolon_at_end_of_expression(cell) else run.value
+
+    def _before(self, cell: str, options: RunOptions) -> tuple[dict | None, str | None]:
+        """``--try``: the report of this cell's previous run with the same options in this kernel, and where it
+        came from; ``(None, None)`` when there is none (the engine then runs the cell first as it is)."""
+        if options.try_fix is None:
+            return None, None
+        hit = _last_runs(self).get(_run_key(cell, options))
+        if hit is None:
+            return None, None
+        report, number = hit
+        return report, f"the cell's previous run in this kernel (In [{number}])"
+
+    def _remember(self, cell: str, options: RunOptions, report: dict) -> None:
+        """Keep the last reports of plain runs (no --try), one per cell text and options, for ``--try``."""
+        if options.try_fix is not None:
+            return
+        runs = _last_runs(self)
+        key = _run_key(cell, options)
+        runs.pop(key, None)
+        runs[key] = (report, _cell_number(self._shell))
+        while len(runs) > _KEEP_RUNS:
+            runs.pop(next(iter(runs)))
 
     def _show_exception(self, exc: BaseException) -> None:
         """Show the cell's exception as IPython shows a plain cell's: ``run_cell`` already starts its
@@ -250,6 +286,24 @@ def _cell_number(shell) -> int:
     result = getattr(shell.displayhook, "exec_result", None)
     count = getattr(result, "execution_count", None)
     return count if count is not None else shell.execution_count
+
+
+#: How many plain runs' reports the magic keeps for --try (one per cell text and options, the latest ones).
+_KEEP_RUNS = 8
+
+
+def _last_runs(magics: DynamoMagics) -> dict:
+    """The session's kept reports: ``{(cell, options without try_fix): (report, In [n])}``."""
+    runs = getattr(magics, "_try_before", None)
+    if runs is None:
+        runs = {}
+        setattr(magics, "_try_before", runs)  # noqa: B010 - the session's store, made on first use
+    return runs
+
+
+def _run_key(cell: str, options: RunOptions) -> tuple:
+    """A plain run and a --try run of the same cell with the same other options share this key."""
+    return (cell, tuple(sorted((k, repr(v)) for k, v in options.to_json().items() if k != "try_fix")))
 
 
 def _options(args) -> RunOptions:

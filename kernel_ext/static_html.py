@@ -23,9 +23,10 @@ Contents:
   also follows).
 - ``SECTIONS``: pane name -> ``StaticSection``, how this view shows that pane: a part drawn once for the
   report (``report``: header, "why is it slow" (``static_profile.py``), frames, cell source, dynamic shapes,
-  the graph-break action list, graphs, output code) and/or a part drawn
-  inside each frame's ``<details>`` (``frame``: source excerpt, bytecode, guards, graph breaks, the compile-time
-  chart of ``static_chart.py``), the frame parts in pane order too, with consecutive ``column`` parts side by
+  the graph-break action list, the fixes on offer and a ``--try`` run's before/after table
+  (``static_try_fix.py``), graphs, output code) and/or a part drawn
+  inside each frame's ``<details>`` (``frame``: source excerpt, bytecode, guards, graph breaks, the inline / skip
+  decisions of ``static_decisions.py``, the compile-time chart of ``static_chart.py``), the frame parts in pane order too, with consecutive ``column`` parts side by
   side. ``ABSENT``: panes this view leaves out, each with its reason (none today); a test checks that every
   pane is in one of the two.
 - ``fx_picture(graph) -> str``: the inline SVG of one FX graph (``dot``), sanitised; raises ``NoDot``
@@ -51,7 +52,11 @@ from compiler.schema import PANE_TITLES, PANES
 from compiler.summary import format_ms, one_line
 
 from .static_chart import CHART_CSS, compile_time_section
+from .static_decisions import DECISIONS_CSS, decisions_section
+from .static_dispatch import dispatch_section
 from .static_profile import profile_section
+from .static_trace_steps import TRACE_STEPS_CSS, trace_steps_section
+from .static_try_fix import try_fix_section
 
 __all__ = [
     "ABSENT",
@@ -275,7 +280,7 @@ def _labelled(label: str) -> Callable[[re.Match[str]], str]:
 def render(report: dict) -> str:
     """Return the self-contained static HTML view of ``report`` (see module docstring)."""
     cell = _Cell(report)
-    parts = [f'<div class="dx-report"><style>{_CSS}{CHART_CSS}</style>']
+    parts = [f'<div class="dx-report"><style>{_CSS}{CHART_CSS}{DECISIONS_CSS}{TRACE_STEPS_CSS}</style>']
     for pane in PANES:
         section = SECTIONS.get(pane)
         if section is not None and section.report is not None:
@@ -1086,6 +1091,10 @@ SECTIONS: dict[str, StaticSection] = {
     "modified-bytecode": StaticSection(frame=_modified_bytecode, column=True, below=_decompiled),
     "guards": StaticSection(frame=_guards, report=_shapes),
     "graph-breaks": StaticSection(report=_break_list, frame=_breaks),
+    "trace-steps": StaticSection(report=trace_steps_section),
+    "decisions": StaticSection(frame=decisions_section),
+    "try-fix": StaticSection(report=try_fix_section),
+    "dispatch": StaticSection(report=dispatch_section),
     "compile-time": StaticSection(frame=compile_time_section),
     "fx-graph": StaticSection(report=_graphs_section),
     "code": StaticSection(report=_output_code_section),

@@ -12,7 +12,10 @@ from .aot_graphs import AotGraphsCollector
 from .automatic_dynamic import AutomaticDynamicCollector
 from .base import CaptureContext, CodeRecord, Collector
 from .counters import CountersCollector
+from .decisions import DecisionsCollector
+from .dispatch_view import DispatchViewCollector
 from .dynamic_shapes import DynamicShapesCollector
+from .fixes import FixesCollector
 from .frames import FramesCollector
 from .fx_graphs import FxGraphsCollector
 from .graph_breaks import GraphBreaksCollector
@@ -25,6 +28,7 @@ from .recompiles import RecompilesCollector
 from .sources import SourcesCollector
 from .stream import StreamCollector
 from .timings import TimingsCollector
+from .trace_steps import TraceStepsCollector
 
 REGISTRY: tuple[type[Collector], ...] = (
     StreamCollector,
@@ -35,6 +39,7 @@ REGISTRY: tuple[type[Collector], ...] = (
     OutputCodeCollector,
     GuardsCollector,
     GraphBreaksCollector,
+    DecisionsCollector,
     RecompilesCollector,
     DynamicShapesCollector,
     AutomaticDynamicCollector,
@@ -43,6 +48,9 @@ REGISTRY: tuple[type[Collector], ...] = (
     SourcesCollector,
     LinksCollector,
     ProfileCollector,
+    DispatchViewCollector,
+    FixesCollector,
+    TraceStepsCollector,
 )
 
 

@@ -128,6 +128,8 @@ class GuardsCollector(Collector):
         self.managers: dict[str, Any] = {}  # compile id -> the cache entry's guard manager
         #: compile id -> the root leaves of its tree (the shape guards among them): check -> (user line, comment)
         self.root_leaves: dict[str, dict[str, tuple[int | None, str]]] = {}
+        #: compile id -> every leaf of its tree, as parse_tree gives them (the dispatch view compares entries)
+        self.leaves: dict[str, list[tuple[str, str, str, int | None, str]]] = {}
 
     def on_guards(self, ctx: CaptureContext, compile_id: str, guards: Any) -> None:
         with gc_paused():  # ~10^4 rows for a large model; copy now: Dynamo clears the set afterwards
@@ -150,6 +152,7 @@ class GuardsCollector(Collector):
         for frame in report.frames:
             tree = trees.get(frame.compile_id)
             leaves = parse_tree(tree, frame.code.filename) if tree else []
+            self.leaves[frame.compile_id] = leaves
             frame.guard_tree = tree.strip() if tree else None
             roots = self.root_leaves.setdefault(frame.compile_id, {})
             for s, _, c, ln, comment in leaves:

@@ -12,6 +12,9 @@
  * does first; the cell deleted), the cell's marks are removed; a new report draws its own. While the cell is
  * edited, each mark follows its line and is dropped once that line's text changes (editorMarks.ts).
  *
+ * The plugin also sets the notebook host of the Try a fix pane (notebookFix.ts): its Try it button runs the
+ * cell again with a fix, in a new cell below.
+ *
  * Works in JupyterLab 4 and Notebook 7 (both provide INotebookTracker and CodeMirror 6 cell editors). The
  * standalone page and the static view have no cell editor and no plugin.
  */
@@ -20,7 +23,8 @@ import type { CodeMirrorEditor } from '@jupyterlab/codemirror';
 import { INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
 import { cellMarks, openMark } from './cellMarks';
 import { setEditorMarks, type IEditorMark } from './editorMarks';
-import { onReports, shownReports, type IShownReport } from './reportHub';
+import { NotebookFixHost } from './notebookFix';
+import { onReports, setReportHost, shownReports, type IShownReport } from './reportHub';
 
 /** A notebook cell, as the tracker's panels hold them. */
 type NotebookCell = NotebookPanel['content']['widgets'][number];
@@ -133,6 +137,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
   requires: [INotebookTracker],
   activate: (_app: JupyterFrontEnd, tracker: INotebookTracker): void => {
     new CellGutter(tracker);
+    setReportHost(new NotebookFixHost(tracker)); // the Try a fix pane's button (panes/tryFix.ts)
   }
 };
 

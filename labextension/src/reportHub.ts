@@ -3,7 +3,14 @@
  * drawn in a cell's output area: the MIME renderer (widget.ts) announces a view once it is drawn and
  * withdraws it when the output is re-rendered, cleared or disposed. The MIME extension and the plugin are
  * two entry points of one package, so they share this module; the standalone page announces nothing.
+ *
+ * Actions: a notebook host (notebookFix.ts, registered by the plugin) can re-run the cell of a drawn report
+ * with one fix applied. `setReportHost` registers it; a pane asks `watchActions(view, listener)` what the host
+ * offers its view, now and whenever that changes (the view announced or withdrawn, a host set), and shows its
+ * buttons only while it offers something: the standalone page, an output view and a console get none.
  */
+import type { IViewContext } from './context';
+import { tryCellSource } from './tryFixModel';
 import type { ReportView } from './view';
 
 /** A report drawn now: the renderer's root node and its view. */
@@ -15,8 +22,29 @@ export interface IShownReport {
 /** Told of each view drawn (`shown` true) and withdrawn (false). */
 export type ReportListener = (report: IShownReport, shown: boolean) => void;
 
+/** A notebook host: what it can do with the notebook cell whose output area holds a report's node. */
+export interface IReportHost {
+  /** That cell's source, or null when the node is not in a cell the host can run. */
+  cellSource(node: HTMLElement): string | null;
+  /** Insert a code cell below that cell with `source` and run it; resolves once the new cell is queued. */
+  runBelow(node: HTMLElement, source: string): Promise<void>;
+}
+
+/** What a host offers one drawn report. */
+export interface IReportActions {
+  /** The `%%dynamo` line `tryFix(name)` runs. */
+  tryLine(name: string): string;
+  /** Run the report's cell again, in a new cell below, with the fix `name` applied. */
+  tryFix(name: string): Promise<void>;
+}
+
+/** Told what a host offers a view (null: nothing). */
+export type ActionsListener = (actions: IReportActions | null) => void;
+
 const reports = new Map<HTMLElement, ReportView>();
 const listeners = new Set<ReportListener>();
+const watchers = new Set<{ view: IViewContext; listener: ActionsListener }>();
+let host: IReportHost | null = null;
 
 /** Tell every listener; one that throws is logged and never fails the renderer. */
 function tell(report: IShownReport, shown: boolean): void {
@@ -36,6 +64,7 @@ export function announceReport(node: HTMLElement, view: ReportView): void {
   withdrawReport(node);
   reports.set(node, view);
   tell({ node, view }, true);
+  tellWatchers(view);
 }
 
 /**
@@ -48,6 +77,7 @@ export function withdrawReport(node: HTMLElement): void {
   }
   reports.delete(node);
   tell({ node, view }, false);
+  tellWatchers(view);
 }
 
 /**
@@ -65,4 +95,85 @@ export function onReports(listener: ReportListener): () => void {
   return () => {
     listeners.delete(listener);
   };
+}
+
+/**
+ * What the host offers a view now: null when no host is set, the view is not drawn (announced), or the host
+ * cannot run the cell that shows it.
+ */
+export function reportActions(view: IViewContext): IReportActions | null {
+  const node = Array.from(reports).find(([, v]) => v === view)?.[0];
+  const current = host;
+  if (!node || !current) {
+    return null;
+  }
+  const source = (): string | null => {
+    try {
+      return current.cellSource(node);
+    } catch (error) {
+      console.error('Dynamo Explorer: the notebook host failed', error);
+      return null;
+    }
+  };
+  const cell = source();
+  if (cell === null || tryCellSource(cell, 'x') === null) {
+    return null; // not a %%dynamo cell of a notebook
+  }
+  const trySource = (name: string): string => {
+    const text = tryCellSource(source() ?? cell, name);
+    if (text === null) {
+      throw new Error('the cell no longer starts with a %%dynamo line');
+    }
+    return text;
+  };
+  return {
+    tryLine: name => trySource(name).split('\n', 1)[0],
+    tryFix: name => current.runBelow(node, trySource(name))
+  };
+}
+
+/**
+ * Follow what the host offers a view: `listener` is called now and whenever it may have changed; returns the
+ * function that stops.
+ */
+export function watchActions(view: IViewContext, listener: ActionsListener): () => void {
+  const watcher = { view, listener };
+  watchers.add(watcher);
+  callWatcher(watcher);
+  return () => {
+    watchers.delete(watcher);
+  };
+}
+
+/**
+ * Register the notebook host (null: none); returns the function that removes it. Every watcher is told.
+ */
+export function setReportHost(next: IReportHost | null): () => void {
+  host = next;
+  for (const watcher of Array.from(watchers)) {
+    callWatcher(watcher);
+  }
+  return () => {
+    if (host === next) {
+      setReportHost(null);
+    }
+  };
+}
+
+/** Tell the watchers of one view. */
+function tellWatchers(view: IViewContext): void {
+  for (const watcher of Array.from(watchers)) {
+    if (watcher.view === view) {
+      callWatcher(watcher);
+    }
+  }
+}
+
+/** Call one watcher; one that throws is logged and never fails the renderer. */
+function callWatcher(watcher: { view: IViewContext; listener: ActionsListener }): void {
+  try {
+    watcher.listener(reportActions(watcher.view));
+  } catch (error) {
+    console.error('Dynamo Explorer: an actions listener failed', error);
+  }
 }

@@ -106,6 +106,22 @@ export interface CompileReport {
    * (minor 6) --compare-eager: the same cell run a second time without Dynamo, and the speedup. Null or absent without --compare-eager.
    */
   eager_baseline?: null | EagerBaseline;
+  /**
+   * (minor 7) The remedies on offer for this run's graph breaks and recompiles, each one that --try NAME (or the Try a fix pane's button) re-runs the cell with. Empty when nothing has a known remedy.
+   */
+  fixes?: Fix[];
+  /**
+   * (minor 7) --try NAME: this run applied one fix; what it changed, and the run without it (before) vs this run (after). Null or absent without --try.
+   */
+  try_fix?: null | TryFix;
+  /**
+   * (minor 7) How a call of each code object Dynamo compiled in this run is dispatched (depyf's transformed_<fn>): its cache entries in the order Dynamo tries them at the next call, each with the guards that tell it from its neighbours, then what a call that matches none does. One per code, in the order the run first compiled them; read from Dynamo's cache at the end of the run (_debug_get_cache_entry_list).
+   */
+  dispatch?: DispatchCode[];
+  /**
+   * (minor 7) --trace-steps [FRAME]: Dynamo's symbolic execution of one compiled frame, instruction by instruction (compiler/collectors/trace_steps.py, [Note: trace steps]). Null or absent without --trace-steps.
+   */
+  trace_steps?: null | TraceSteps;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -148,6 +164,18 @@ export interface RunOptions {
    * (minor 6) --compare-eager: the cell ran a second time without Dynamo, for report.eager_baseline.
    */
   compare_eager?: boolean;
+  /**
+   * (minor 7) --try NAME: the fix (fixes[].name) this run applied, for report.try_fix.
+   */
+  try_fix?: string | null;
+  /**
+   * (minor 7) --trace-steps [FRAME]: the frame whose symbolic execution was recorded (a compile id or a function name; '' the first frame compiled), for report.trace_steps; null without the option.
+   */
+  trace_steps?: string | null;
+  /**
+   * (minor 7) --trace-steps-max: the most instructions report.trace_steps keeps.
+   */
+  trace_steps_max?: number;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -214,6 +242,10 @@ export interface Frame {
    * The inputs Dynamo's automatic dynamic shapes held as dynamic for this frame's code when the compile ended (torch._dynamo.pgo; TORCH_LOGS=dynamic says 'marking ... as dynamic (from automatic dynamic/PGO)'), with the compile that marked each. Absent before minor version 5.
    */
   automatic_dynamic?: AutomaticDynamic[];
+  /**
+   * (minor 7) Every call Dynamo met while tracing this frame (its last attempt, plus the call that broke the attempt before), in call order, as a tree (parent): what Dynamo decided for the callee (inline, skip, disabled, allow_in_graph, ...) and the rule that decided it. Calls to plain methods that inlined nothing and broke nothing are left out.
+   */
+  decisions?: Decision[];
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -475,6 +507,76 @@ export interface AutomaticDynamic {
    * On the compile that marked it: what Dynamo had remembered before came from an earlier run, not from a compile of this run.
    */
   was_from_earlier_run: boolean;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Decision".
+ */
+export interface Decision {
+  /**
+   * The callee's qualified name (for an inlined call, the code Dynamo inlined: 'M.forward' for a module call).
+   */
+  name: string;
+  /**
+   * The callee's __module__ ('copy', 'torch.nn.functional'), when it has one.
+   */
+  module: string | null;
+  /**
+   * The file the callee is defined in; null for a C function.
+   */
+  filename: string | null;
+  /**
+   * The callee's def line (co_firstlineno).
+   */
+  line: number | null;
+  /**
+   * Dynamo's decision: inline (traced into), skip (SkipFunctionVariable or an inline refused by trace_rules: not traced; a graph break unless Dynamo could evaluate it on constants), disabled (torch._dynamo.disable: a graph break, runs eagerly), allow_in_graph (one node in the graph, not traced into), in_graph (a torch function put in the graph as one node), builtin (a Python builtin Dynamo models itself), polyfill (Dynamo traces its own Python version), other (another VariableTracker: see variable).
+   */
+  decision:
+    | 'inline'
+    | 'skip'
+    | 'disabled'
+    | 'allow_in_graph'
+    | 'in_graph'
+    | 'builtin'
+    | 'polyfill'
+    | 'other';
+  /**
+   * The rule that decided it, as Dynamo words it: trace_rules' reason ('inlined by default', 'file matches BUILTIN_INLINE_WHEN_CALLED (...)', 'file is under skip directory (...)'), 'torch._dynamo.disable', 'allow_in_graph (...)', the polyfill's name or the VariableTracker class.
+   */
+  rule: string;
+  /**
+   * The callee's VariableTracker class (UserFunctionVariable, SkipFunctionVariable, TorchInGraphFunctionVariable, ...).
+   */
+  variable: string;
+  /**
+   * The file of the call (the caller's code).
+   */
+  call_filename: string;
+  /**
+   * The line of the call in call_filename: for a call in the frame's own code or an inlined user function, the user line.
+   */
+  call_line: number | null;
+  /**
+   * Dynamo's inline depth of the caller: 0 for a call in the frame's own code.
+   */
+  depth: number;
+  /**
+   * Index in this list of the call Dynamo was inlining when it met this one; null at the frame's own level.
+   */
+  parent: number | null;
+  /**
+   * ok: traced on; graph_break: this call broke the graph (see graph_break); raised: it raised inside Dynamo, which handled it.
+   */
+  outcome: 'ok' | 'graph_break' | 'raised';
+  /**
+   * Index in this frame's graph_breaks of the break this call caused (or led to, for the calls that were inlining it).
+   */
+  graph_break: number | null;
+  /**
+   * What the call raised: the graph break's gb_type, or the exception class.
+   */
+  error: string | null;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -1034,6 +1136,420 @@ export interface FunctionSpeedup {
   speedup: number | null;
 }
 /**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Fix".
+ */
+export interface Fix {
+  /**
+   * What --try takes to apply it (e.g. 'capture_scalar_outputs', 'dynamic', 'mark_dynamic:x:0', 'allow_in_graph:helper'). Unique in the report.
+   */
+  name: string;
+  /**
+   * One line for a person, e.g. 'Capture .item() in the graph'.
+   */
+  title: string;
+  /**
+   * config: a torch._dynamo config value for the run; option: a torch.compile argument (dynamic=True); mark: torch._dynamo.mark_dynamic / maybe_mark_dynamic on an input before each call; register: allow_in_graph / nonstrict_trace on a function for the run; source_edit: a line added to the cell for the run (torch._check); hint: a rewrite only the user can make (torch.cond), not runnable.
+   */
+  kind: 'config' | 'option' | 'mark' | 'register' | 'source_edit' | 'hint';
+  /**
+   * The torch API it uses, verbatim (e.g. 'torch._dynamo.config.capture_scalar_outputs', 'torch._dynamo.mark_dynamic', 'torch.cond').
+   */
+  api: string;
+  /**
+   * What the user would write in their own code to make the change for good.
+   */
+  code: string;
+  /**
+   * Why it addresses its targets, in one or two sentences.
+   */
+  why: string;
+  /**
+   * False for a hint: --try refuses it.
+   */
+  runnable: boolean;
+  /**
+   * The breaks and recompiles it addresses.
+   */
+  targets: FixTarget[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "FixTarget".
+ */
+export interface FixTarget {
+  /**
+   * The frame: for a graph break the frame that broke, for a recompile the frame that recompiled.
+   */
+  compile_id: string;
+  /**
+   * graph_break: frames[].graph_breaks[index]; recompile: frames[].recompile_reasons[index]; failure: the frame Dynamo gave up on (frames[].fail_reason, index 0), e.g. a data-dependent guard that torch._check settles.
+   */
+  kind: 'graph_break' | 'recompile' | 'failure';
+  /**
+   * Position in that frame's graph_breaks or recompile_reasons (0 for a failure).
+   */
+  index: number;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "TryFix".
+ */
+export interface TryFix {
+  fix: Fix;
+  /**
+   * Where the 'before' numbers come from, in words (the cell's previous run in this kernel, or a run made just before this one).
+   */
+  before_from: string;
+  before: RunOutcome;
+  after: RunOutcome;
+  /**
+   * What was changed for this run only, in words or as a unified diff of the cell (source_edit).
+   */
+  change: string;
+  /**
+   * What was put back after the run (config values, marks, registrations), in words.
+   */
+  restored: string;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "RunOutcome".
+ */
+export interface RunOutcome {
+  /**
+   * Frames compiled (compile ids).
+   */
+  frames: number;
+  /**
+   * FX graphs captured.
+   */
+  graphs: number;
+  /**
+   * Graph breaks (each distinct break once per frame).
+   */
+  graph_breaks: number;
+  /**
+   * Compiles of an already compiled code (recompile_reasons).
+   */
+  recompiles: number;
+  /**
+   * The cell's exception, type and message, if it raised.
+   */
+  error: string | null;
+  /**
+   * The run's wall time.
+   */
+  wall_ms: number;
+  /**
+   * Compile time inside it.
+   */
+  compile_ms: number;
+  /**
+   * With --profile: time inside compiled graphs.
+   */
+  compiled_ms: number | null;
+  /**
+   * With --profile: eager time between graphs.
+   */
+  eager_ms: number | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "DispatchCode".
+ */
+export interface DispatchCode {
+  code: CodeInfo;
+  /**
+   * The cache entries in the order Dynamo tries their guards at the next call: most recently used first (a new entry goes to the front, and so does one that matched a call: ExtraState::move_to_front). Entries this run compiled that were no longer in the cache at its end come last (live false).
+   */
+  entries: DispatchEntry[];
+  /**
+   * Guards every entry holds alike (same kind, source and check), folded out of distinguishing; 0 with one entry, whose guards are all its own (guard_count).
+   */
+  shared_guards: number;
+  fallback: DispatchFallback;
+  /**
+   * The dispatch as Python, in the style of depyf's transformed_<fn>: one 'if __guard_<id>(...): return __transformed_code_<id>(...)' per entry, in the order Dynamo tries them, then the fallback.
+   */
+  text: string;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "DispatchEntry".
+ */
+export interface DispatchEntry {
+  /**
+   * The compile that made the entry; its frame in frames[] when in_run.
+   */
+  compile_id: string;
+  /**
+   * Compiled by this run; false: an entry of the user's own torch.compile of the same code, which a call tries too.
+   */
+  in_run: boolean;
+  /**
+   * Still in the cache and valid at the end of the run (false: gone, or invalidated because an object its guards ID-matched was freed).
+   */
+  live: boolean;
+  /**
+   * The leaf guards of the entry's guard tree (what TORCH_LOGS=guards prints).
+   */
+  guard_count: number;
+  /**
+   * The guards that tell this entry from its neighbours in the list (the entry before and after it): a check the neighbour makes differently on the same kind and source, or one it does not make at all. Empty with one entry.
+   */
+  distinguishing: DispatchGuard[];
+  /**
+   * Calls this entry served in the run (--profile: profile.entries[].hits); null without --profile.
+   */
+  hits: number | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "DispatchGuard".
+ */
+export interface DispatchGuard {
+  /**
+   * Dynamo's guard kind, verbatim (TENSOR_MATCH, EQUALS_MATCH, TYPE_MATCH, LAMBDA_GUARD, ...).
+   */
+  kind: string;
+  /**
+   * What it guards (L['x']); '' for a root guard (global state, shape guards).
+   */
+  source: string;
+  /**
+   * The check as Dynamo writes it, without its comment (check_tensor(L['x'], ...), L['n'] == 2).
+   */
+  check: string;
+  /**
+   * TENSOR_MATCH: the property of check_tensor that differs (dtype, size, stride, device, requires_grad, dispatch_keys, type); null otherwise.
+   */
+  property: string | null;
+  /**
+   * TENSOR_MATCH: what this entry requires of that property (torch.float64, [None] for a dynamic size); null otherwise.
+   */
+  value: string | null;
+  /**
+   * differs: the neighbour makes its one check of this kind on this source differently; only_here: the neighbour does not make this check (it has none of this kind on this source, or several independent ones, as the root's LAMBDA_GUARDs).
+   */
+  difference: 'differs' | 'only_here';
+  /**
+   * The guard in a few words, e.g. "L['x'] dtype torch.float64", "L['n'] == 2", "type(L['n']) is int".
+   */
+  summary: string;
+  /**
+   * Dynamo's guard text, verbatim: KIND: check  # user code  # file:line in fn.
+   */
+  text: string;
+  /**
+   * The user line the guard came from, in the code's own file; null for a root guard.
+   */
+  line: number | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "DispatchFallback".
+ */
+export interface DispatchFallback {
+  /**
+   * What a call that matches no entry does now: recompile (a new entry), eager (the limit is reached: Dynamo runs the original code without compiling, FrameAction.RUN_ONLY), error (the limit is reached under fullgraph=True: FailOnRecompileLimitHit).
+   */
+  action: 'recompile' | 'eager' | 'error';
+  /**
+   * Dynamo's config name of the limit: recompile_limit (cache_size_limit in older torch) or accumulated_recompile_limit.
+   */
+  limit_name: string;
+  /**
+   * Its value during the run.
+   */
+  limit: number;
+  /**
+   * Whether this run hit the limit for this code (Dynamo's 'hit config.recompile_limit' warning).
+   */
+  limit_hit: boolean;
+  /**
+   * The fallback in words.
+   */
+  reason: string;
+}
+/**
+ * (minor 7) One frame's symbolic execution, every analysis attempt of its compile ([Note: trace steps]).
+ *
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "TraceSteps".
+ */
+export interface TraceSteps {
+  /**
+   * What --trace-steps named: a compile id, a function name, or '' (the first frame compiled).
+   */
+  requested: string;
+  /**
+   * The compile recorded (frames[].compile_id); null when no compiled frame matched (see note).
+   */
+  compile_id: string | null;
+  /**
+   * co_name of the frame's code.
+   */
+  code_name: string | null;
+  /**
+   * co_filename of the frame's code.
+   */
+  filename: string | null;
+  /**
+   * --trace-steps-max: the most steps kept.
+   */
+  cap: number;
+  /**
+   * More instructions ran than were kept (total_steps > steps).
+   */
+  truncated: boolean;
+  /**
+   * Instructions Dynamo ran symbolically in this compile, every attempt and inlined call.
+   */
+  total_steps: number;
+  /**
+   * Why nothing or not everything was recorded, in words.
+   */
+  note: string | null;
+  /**
+   * The codes the steps ran: the frame's, then each inlined callee's; steps[].code indexes it.
+   */
+  codes: TraceCode[];
+  /**
+   * Each analysis attempt (compile_attempt_N): Dynamo restarts the frame after a graph break.
+   */
+  attempts: TraceAttempt[];
+  /**
+   * The instructions in the order they started (an inlining CALL before its callee's steps).
+   */
+  steps: TraceStep[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "TraceCode".
+ */
+export interface TraceCode {
+  /**
+   * co_name.
+   */
+  name: string;
+  filename: string;
+  /**
+   * The file's label for people (In [2]), when the front end gave one.
+   */
+  label: string | null;
+  firstlineno: number;
+  /**
+   * The code's lines from firstlineno (linecache), or null when unknown.
+   */
+  source: string | null;
+  /**
+   * Its bytecode (dis), which steps[].offset points into.
+   */
+  instructions: Instruction[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "TraceAttempt".
+ */
+export interface TraceAttempt {
+  /**
+   * Dynamo's attempt number (compile_attempt_N), from 0.
+   */
+  attempt: number;
+  /**
+   * Index of its first step in steps.
+   */
+  first_step: number;
+  /**
+   * How many of steps belong to it.
+   */
+  steps: number;
+  /**
+   * compiled: it ran to the end (a graph was compiled, maybe at a graph break); restart: Dynamo gave it up at a graph break and traced the frame again; failed: an error ended the compile; cut: past the cap.
+   */
+  outcome: 'compiled' | 'restart' | 'failed' | 'cut';
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "TraceStep".
+ */
+export interface TraceStep {
+  index: number;
+  attempt: number;
+  /**
+   * 0: the frame's own code; 1+: a call Dynamo inlined, that many calls deep.
+   */
+  depth: number;
+  /**
+   * The translator (the frame or one inlined call) within its attempt: locals accumulate per tx.
+   */
+  tx: number;
+  /**
+   * Index in codes of the code being run.
+   */
+  code: number;
+  /**
+   * The instruction's offset in that code (null for one Dynamo inserted).
+   */
+  offset: number | null;
+  opname: string;
+  argrepr: string;
+  /**
+   * The user line, in that code's file.
+   */
+  line: number | null;
+  /**
+   * The symbolic stack as the instruction starts, bottom first: short VariableTracker reprs.
+   */
+  stack: string[];
+  /**
+   * The symbolic locals whose repr changed since this tx's previous step (all of them on its first step).
+   */
+  locals: {
+    [k: string]: string;
+  };
+  /**
+   * The FX nodes this instruction added (not those of the inlined steps it ran).
+   */
+  fx_nodes: TraceNode[];
+  graph_break: null | TraceBreak;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "TraceNode".
+ */
+export interface TraceNode {
+  /**
+   * The node's name, as in graphs[].nodes.
+   */
+  name: string;
+  op: string;
+  target: string;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "TraceBreak".
+ */
+export interface TraceBreak {
+  /**
+   * restart: the instruction hit a graph break and Dynamo restarts the analysis to break there; compiled: it compiled the graph so far here and resumes after it (the break); unsupported: a graph break raised inside an inlined call, handled by its caller; error: another exception left the step.
+   */
+  action: 'restart' | 'compiled' | 'unsupported' | 'error';
+  /**
+   * The graph break's type, as in frames[].graph_breaks[].gb_type.
+   */
+  gb_type: string | null;
+  /**
+   * Dynamo's message, cut to 800 characters.
+   */
+  reason: string;
+  /**
+   * Position of the same break in the frame's graph_breaks, when found.
+   */
+  break_index: number | null;
+}
+/**
  * The stored form of a big report (minor 4; compiler/encoding.py, labextension/src/encoding.ts): a notebook output or a standalone page whose report's JSON is larger than compiler.encoding.ENCODE_ABOVE bytes holds this instead of the report. The MIME type is the same; readers tell the two apart by `encoding`.
  *
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -1063,7 +1579,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 6 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 7 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";
@@ -1072,7 +1588,7 @@ export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";
 export const SUPPORTED_MAJORS: readonly number[] = [1];
 
 /** The panes of the report view, in display order: their `data-pane` names (x-dynamo-explorer.panes). */
-export const PANES = ["header", "profile", "frames", "source", "original-bytecode", "modified-bytecode", "guards", "graph-breaks", "compile-time", "fx-graph", "code"] as const;
+export const PANES = ["header", "profile", "frames", "source", "original-bytecode", "modified-bytecode", "guards", "graph-breaks", "trace-steps", "decisions", "try-fix", "dispatch", "compile-time", "fx-graph", "code"] as const;
 
 /** The name of a pane (its `data-pane` attribute). */
 export type PaneName = (typeof PANES)[number];
@@ -1087,6 +1603,10 @@ export const PANE_TITLES: Readonly<Record<PaneName, string>> = {
   "modified-bytecode": "Modified bytecode",
   "guards": "Guards",
   "graph-breaks": "Graph breaks",
+  "trace-steps": "Step through",
+  "decisions": "Inline / skip decisions",
+  "try-fix": "Try a fix",
+  "dispatch": "Dispatch",
   "compile-time": "Compile time",
   "fx-graph": "FX graph",
   "code": "Graph code and output code"

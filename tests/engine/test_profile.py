@@ -173,3 +173,15 @@ def test_backward_at_a_graph_break_inside_the_compiled_step() -> None:
     prof = run(src, backend="aot_eager", profile=True).report["profile"]
     assert prof["backward"]["compiled_calls"] == 3
     assert any(e["compile_id"] == "0/0" and e["hits"] == 3 for e in prof["entries"])
+
+
+def test_profile_keeps_kinetos_start_and_stop_lines_out_of_the_cells_output(capfd) -> None:
+    # torch 2.13's kineto writes "USDT: ... profiler_start" to fd 2 on every start and stop; under a kernel that is
+    # the cell's output. A line the cell itself writes to fd 2 meanwhile still shows.
+    report = run(
+        "import os, torch\ndef f(x):\n    return x + 1\nf(torch.ones(2))\nos.write(2, b'mine\\n')\n", profile=True
+    ).report
+    assert report["profile"]["coverage"]["graph_calls"] == 1
+    err = capfd.readouterr().err
+    assert "profiler_start" not in err and "profiler_stop" not in err and "USDT" not in err
+    assert "mine" in err

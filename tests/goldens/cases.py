@@ -97,6 +97,49 @@ CASES: dict[str, dict[str, Any]] = {
         ),
         "options": {"backend": "eager"},
     },
+    # issue 13 item 1: one call of each decision (inline, nested inline, the stdlib inlined by rule, a skip on
+    # constants and one that breaks, allow_in_graph, torch._dynamo.disable), with a restart after the break
+    "decisions": {
+        "source": (
+            "import copy\nimport re\n\nimport torch\nfrom networkx.utils.misc import pairwise\n\n\n"
+            "def helper2(x):\n    return x * 2\n\n\ndef helper(x):\n    return helper2(x) + 1\n\n\n"
+            "@torch._dynamo.disable\ndef disabled(x):\n    return x - 1\n\n\n"
+            "@torch._dynamo.allow_in_graph\ndef opaque(x):\n    return x.sin()\n\n\n"
+            "def f(x):\n    y = helper(x)\n    d = copy.deepcopy({'a': 1})\n    m = re.match(r'a+', 'aaa')\n"
+            "    y = opaque(y) + len(d)\n    z = disabled(y)\n    return list(pairwise([z, z + 1]))\n\n\n"
+            "out = f(torch.randn(3))\n"
+        ),
+        "options": {"backend": "eager"},
+    },
+    # issue 13 item 4: an .item() break and a shape recompile, each with a fix on offer; the run applies
+    # capture_scalar_outputs (--try), so the report holds fixes and try_fix (before: a run made just before)
+    "try_fix": {
+        "source": (
+            "import torch\n\ndef normalize(x):\n    total = x.sum().item()\n    return x / total\n\n"
+            "def scale(x):\n    return x * 2\n\nz = normalize(torch.rand(5) + 1)\nfor n in (4, 8, 16):\n    w = scale(torch.rand(n))\n"
+        ),
+        "options": {"backend": "eager", "try_fix": "capture_scalar_outputs"},
+    },
+    # issue 13 item 3: three cache entries of one code (float32 and n == 2, float64, then n made dynamic), run
+    # with --profile so each entry says how many calls it served; a graph break gives the resume function its own
+    "dispatch": {
+        "source": (
+            "import torch\n\ndef scale(x, n):\n    y = x * n\n    print('break')\n    return y + 1\n\n"
+            "for _ in range(2):\n    a = scale(torch.randn(4), 2)\n"
+            "b = scale(torch.randn(4, dtype=torch.float64), 2)\nc = scale(torch.randn(4), 3)\n"
+        ),
+        "options": {"backend": "eager", "profile": True},
+    },
+    # issue 13 item 2: --trace-steps on f: an inlined helper (depth 1 steps), then a graph break at print, so
+    # attempt 0 ends at the break (restart) and attempt 1 compiles the graph there
+    "trace_steps": {
+        "source": (
+            "import torch\n\ndef helper(x):\n    return x.sin() * 2\n\n"
+            "def f(x, n):\n    y = helper(x) + n\n    print('between graphs')\n    return y.cos()\n\n"
+            "out = f(torch.randn(3, 4), 3)\n"
+        ),
+        "options": {"backend": "eager", "trace_steps": "f"},
+    },
     "xss_strings": {
         "source": (
             "import torch\n\ndef evil_name_with_script_tag(x):\n    tag = '<script>alert(1)</script>'\n    if x.sum() > 0:\n        x = x + len(tag)\n"

@@ -12,6 +12,8 @@ import { PANES, type PaneName } from '../schema';
 import { BytecodePane } from './bytecode';
 import { CodePane } from './code';
 import { CompileTimePane } from './compileTime';
+import { DecisionsPane } from './decisions';
+import { DispatchViewPane } from './dispatchView';
 import { FramesPane } from './frames';
 import { FxGraphPane } from './fxGraph';
 import { GraphBreaksPane } from './graphBreaks';
@@ -20,6 +22,8 @@ import { HeaderPane } from './header';
 import type { Pane } from './pane';
 import { ProfilePane } from './profile';
 import { SourcePane } from './source';
+import { TraceStepsPane } from './traceSteps';
+import { TryFixPane } from './tryFix';
 
 /** Where the view puts a pane: above everything, in the frame navigator's column, or in the main column. */
 export type PaneSlot = 'top' | 'nav' | 'main';
@@ -57,6 +61,10 @@ const ENTRIES: { readonly [K in PaneName]: Omit<IPaneEntry, 'name'> } = {
   'modified-bytecode': { slot: 'main', row: 'code', create: ctx => new BytecodePane(ctx, 'modified') },
   guards: { slot: 'main', row: 'checks', create: ctx => new GuardsPane(ctx) },
   'graph-breaks': { slot: 'main', row: 'checks', create: ctx => new GraphBreaksPane(ctx) },
+  'trace-steps': { slot: 'main', create: ctx => new TraceStepsPane(ctx) },
+  decisions: { slot: 'main', create: ctx => new DecisionsPane(ctx) },
+  'try-fix': { slot: 'main', create: ctx => new TryFixPane(ctx) },
+  dispatch: { slot: 'main', create: ctx => new DispatchViewPane(ctx) },
   'compile-time': { slot: 'main', create: ctx => new CompileTimePane(ctx) },
   'fx-graph': { slot: 'main', create: ctx => new FxGraphPane(ctx) },
   code: { slot: 'main', create: ctx => new CodePane(ctx) }

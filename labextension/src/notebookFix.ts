@@ -1,0 +1,74 @@
+/**
+ * The notebook host of the Try a fix pane (reportHub.ts `IReportHost`), set by the notebook plugin
+ * (cellGutter.ts): it finds the notebook cell whose output area holds a drawn report (INotebookTracker), reads
+ * its source, and runs a cell with `--try NAME` below it (NotebookActions): the new cell's own output is the
+ * report of the run with the fix, kept in the notebook beside the original.
+ *
+ * Works in JupyterLab 4 and Notebook 7 (both provide INotebookTracker). The pane asks for the run only after
+ * the user confirmed that the cell runs again (panes/tryFix.ts).
+ */
+import { NotebookActions, type INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
+import type { IReportHost } from './reportHub';
+
+/** A notebook cell, as the tracker's panels hold them. */
+type NotebookCell = NotebookPanel['content']['widgets'][number];
+
+/**
+ * Runs a report's cell again, with a fix, in a new cell below it.
+ */
+export class NotebookFixHost implements IReportHost {
+  constructor(private readonly _tracker: INotebookTracker) {}
+
+  /** The source of the code cell whose output area holds `node`, or null. */
+  cellSource(node: HTMLElement): string | null {
+    const found = this._find(node);
+    return found ? found.cell.model.sharedModel.getSource() : null;
+  }
+
+  /**
+   * Insert a code cell below the cell that holds `node`, set its source, scroll to it and run it. Resolves
+   * once the run is queued (the run itself goes on in the kernel; its report replaces the new cell's output).
+   */
+  async runBelow(node: HTMLElement, source: string): Promise<void> {
+    const found = this._find(node);
+    if (!found) {
+      throw new Error('the report is no longer in a notebook cell');
+    }
+    const { panel, cell } = found;
+    const notebook = panel.content;
+    notebook.activeCellIndex = notebook.widgets.indexOf(cell);
+    notebook.deselectAll();
+    NotebookActions.insertBelow(notebook);
+    if (notebook.activeCell?.model.type !== 'code') {
+      NotebookActions.changeCellType(notebook, 'code');
+    }
+    const inserted = notebook.activeCell;
+    if (!inserted || inserted === cell) {
+      throw new Error('could not insert a cell below');
+    }
+    inserted.model.sharedModel.setSource(source);
+    await inserted.ready;
+    void notebook.scrollToCell(inserted);
+    void NotebookActions.runCells(notebook, [inserted], panel.sessionContext).catch((error: unknown) => {
+      console.error('Dynamo Explorer: the cell with the fix did not run', error);
+    });
+  }
+
+  /** The notebook panel and code cell whose output area holds a node, or null. */
+  private _find(node: HTMLElement): { panel: NotebookPanel; cell: NotebookCell } | null {
+    let found: { panel: NotebookPanel; cell: NotebookCell } | null = null;
+    this._tracker.forEach(panel => {
+      if (found || panel.isDisposed) {
+        return;
+      }
+      for (const cell of panel.content.widgets) {
+        const output = (cell as { outputArea?: { node: HTMLElement } }).outputArea;
+        if (cell.model.type === 'code' && output && output.node.contains(node)) {
+          found = { panel, cell };
+          return;
+        }
+      }
+    });
+    return found;
+  }
+}
