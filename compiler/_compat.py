@@ -28,6 +28,7 @@ from torch._C._dynamo.guards import RelationalGuard
 from torch._dynamo.convert_frame import register_bytecode_hook
 from torch._dynamo.eval_frame import _debug_get_cache_entry_list
 from torch._dynamo.resume_execution import TORCH_DYNAMO_RESUME_IN_PREFIX
+from torch._dynamo.variables.lazy import LazyVariableTracker
 from torch._guards import CompileContext
 from torch._logging._internal import trace_log
 
@@ -490,14 +491,14 @@ def traced_calls(
     inline_fn = original_inline.__func__
 
     # try/except rather than contextlib.suppress: this runs for every call Dynamo traces (no object per call)
-    def call_function(self: Any, fn: Any, args: Any, kwargs: Any) -> None:
+    def call_function(self: Any, fn: Any, args: Any, kwargs: Any) -> Any:
         try:
             token = enter(self, fn)
         except Exception:  # noqa: BLE001 -- a capture bug must never fail the user's compile
             token = None
         error: BaseException | None = None
         try:
-            original_call(self, fn, args, kwargs)
+            return original_call(self, fn, args, kwargs)
         except BaseException as e:
             error = e
             raise
@@ -505,7 +506,7 @@ def traced_calls(
             try:
                 leave(token, self, fn, error)
             except Exception:  # noqa: BLE001 -- as above
-                token = None
+                token = None  # (a statement for the handler: the linters refuse a bare pass here)
             error = None  # no reference cycle through the traceback
 
     def inline_call(cls: Any, parent: Any, func: Any, *args: Any, **kwargs: Any) -> Any:
@@ -527,8 +528,6 @@ def traced_calls(
 
 def realized(vt: Any) -> Any:
     """The VariableTracker a ``LazyVariableTracker`` became once Dynamo used it (itself otherwise)."""
-    from torch._dynamo.variables.lazy import LazyVariableTracker
-
     if isinstance(vt, LazyVariableTracker) and vt.is_realized():
         return vt.unwrap()
     return vt
@@ -987,9 +986,7 @@ def step_before(tx: Any) -> StepBefore | None:
     if ip is None:
         return None
     inst = tx.instructions[ip]
-    depth, parent = 0, tx.parent
-    while parent is not None:
-        depth, parent = depth + 1, parent.parent
+    depth = tx.inline_depth  # 0 for the frame's own tracer, +1 per inlined call
     line = inst.starts_line if isinstance(inst.starts_line, int) and not isinstance(inst.starts_line, bool) else None
     argrepr = inst.argrepr if isinstance(getattr(inst, "argrepr", None), str) else ""
     if not argrepr and inst.argval is not None:
@@ -1072,8 +1069,6 @@ def vt_repr(vt: Any) -> str:
 
 
 def _vt_repr(vt: Any) -> str:
-    from torch._dynamo.variables.lazy import LazyVariableTracker
-
     cls = type(vt)
     if cls is LazyVariableTracker or issubclass(cls, LazyVariableTracker):
         cache = object.__getattribute__(vt, "_cache")

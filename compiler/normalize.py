@@ -113,6 +113,11 @@ def normalize_report(report: dict[str, Any], cell_filename: str = "<cell>") -> d
     for fix in rep.get("fixes") or []:  # this run's frames (try_fix.fix's targets name the run before it: left)
         for t in fix["targets"]:
             t["compile_id"] = cid(t["compile_id"])
+    steps = rep.get("trace_steps")
+    if steps:  # [Note: trace steps]: the frame it recorded, and the ids its note names
+        steps["compile_id"] = cid(steps["compile_id"])
+        if steps.get("note"):
+            steps["note"] = renumber_text(steps["note"])
     base = rep.get("eager_baseline")
     if base:
         for fn in base["functions"]:

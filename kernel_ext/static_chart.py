@@ -73,9 +73,13 @@ CHART_CSS = (
 )
 
 
-def _e(value: Any) -> str:
-    """Escape anything for HTML or SVG text and quoted attributes ([Note: escaping] in static_html.py)."""
+def escape(value: Any) -> str:
+    """Escape anything for HTML or SVG text and quoted attributes ([Note: escaping] in static_html.py): the one
+    escaping function of the static view, every section's ``_e``."""
     return html.escape("" if value is None else str(value), quote=True)
+
+
+_e = escape
 
 
 def _ms(ms: float) -> str:

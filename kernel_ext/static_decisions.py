@@ -15,11 +15,12 @@ report goes through ``_e`` ([Note: escaping] in static_html.py).
 
 from __future__ import annotations
 
-import html
 from collections import Counter
 from typing import Any
 
 from compiler.schema import PANE_TITLES
+
+from .static_chart import escape as _e
 
 __all__ = ["DECISIONS_CSS", "MAX_DECISION_ROWS", "decisions_section", "kept_tree"]
 
@@ -39,11 +40,6 @@ DECISIONS_CSS = (
     ".dx-d-allow_in_graph,.dx-d-polyfill{color:var(--jp-brand-color0,#0d47a1)}"
     ".dx-d-broke{background:var(--jp-warn-color3,#fff3e0)}"
 )
-
-
-def _e(value: Any) -> str:
-    """Escape anything for HTML text or a quoted attribute ([Note: escaping] in static_html.py)."""
-    return html.escape("" if value is None else str(value), quote=True)
 
 
 Node = tuple[int, list["Node"]]

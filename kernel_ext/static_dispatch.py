@@ -10,20 +10,16 @@ through ``_e`` ([Note: escaping] in static_html.py).
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 from compiler.schema import PANE_TITLES
+
+from .static_chart import escape as _e
 
 __all__ = ["MAX_DISPATCH_CODES", "dispatch_section"]
 
 #: Codes shown (a model compiled as many small frames); the report keeps every one.
 MAX_DISPATCH_CODES = 20
-
-
-def _e(value: Any) -> str:
-    """Escape anything for HTML text or a quoted attribute ([Note: escaping] in static_html.py)."""
-    return html.escape("" if value is None else str(value), quote=True)
 
 
 def dispatch_section(report: dict, cell: Any) -> str:

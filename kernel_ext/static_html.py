@@ -41,7 +41,6 @@ markup unescaped.
 
 from __future__ import annotations
 
-import html
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -52,6 +51,7 @@ from compiler.schema import PANE_TITLES, PANES
 from compiler.summary import format_ms, one_line
 
 from .static_chart import CHART_CSS, compile_time_section
+from .static_chart import escape as _e
 from .static_decisions import DECISIONS_CSS, decisions_section
 from .static_dispatch import dispatch_section
 from .static_profile import profile_section
@@ -143,11 +143,6 @@ _CSS = """
 .dx-fx .edge path{stroke:currentColor}
 .dx-fx .edge polygon{fill:currentColor;stroke:currentColor}
 """
-
-
-def _e(value: Any) -> str:
-    """Escape anything for HTML text or a quoted attribute ([Note: escaping])."""
-    return html.escape("" if value is None else str(value), quote=True)
 
 
 def _link(url: Any, text: str) -> str:

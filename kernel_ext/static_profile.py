@@ -18,13 +18,13 @@ static_html.py); every number is formatted here; the bar's widths are numbers th
 
 from __future__ import annotations
 
-import html
 import math
 from typing import Any
 
 from compiler.schema import PANE_TITLES
 from compiler.summary import format_ms
 
+from .static_chart import escape as _e
 from .static_chart import format_share
 
 __all__ = ["MAX_PROFILE_ROWS", "NO_PROFILE", "PROFILE_CSS", "payback_runs", "profile_section"]
@@ -53,11 +53,6 @@ PROFILE_CSS = (
     + ".dx-report td.dx-num,.dx-report th.dx-num{text-align:right!important;font-variant-numeric:tabular-nums;white-space:nowrap}"
     ".dx-profile-grid{display:flex;flex-wrap:wrap;gap:4px 16px}.dx-profile-grid>div{flex:1 1 420px;min-width:0;overflow:auto}"
 )
-
-
-def _e(value: Any) -> str:
-    """Escape anything for HTML text or a quoted attribute ([Note: escaping] in static_html.py)."""
-    return html.escape("" if value is None else str(value), quote=True)
 
 
 def _num(value: Any) -> float:

@@ -12,10 +12,11 @@ Contents: ``trace_steps_section(report, cell) -> str`` (a ``StaticSection.report
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 from compiler.schema import PANE_TITLES
+
+from .static_chart import escape as _e
 
 __all__ = ["STATIC_STEPS", "TRACE_STEPS_CSS", "trace_steps_section"]
 
@@ -32,8 +33,10 @@ _ACTIONS = {
 }
 
 
-def _e(value: Any) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
+def _depth(step: dict) -> int:
+    """The step's inline depth as a count, whatever a report read from a file holds there."""
+    depth = step.get("depth")
+    return min(depth, 20) if isinstance(depth, int) and not isinstance(depth, bool) and depth > 0 else 0
 
 
 def trace_steps_section(report: dict, cell: Any) -> str:
@@ -64,8 +67,8 @@ def trace_steps_section(report: dict, cell: Any) -> str:
             what = _e(_ACTIONS.get(gb["action"], gb["action"])) + (f": {_e(gb['gb_type'])}" if gb.get("gb_type") else "")
         cls = ' class="dx-step-break"' if gb else ""
         rows.append(
-            f"<tr{cls}><td>{s['index']}</td><td>{s['attempt']}</td>"
-            f'<td class="dx-mono dx-nowrap">{"&nbsp;&nbsp;" * s["depth"]}{_e(code)}</td>'
+            f"<tr{cls}><td>{_e(s.get('index'))}</td><td>{_e(s.get('attempt'))}</td>"
+            f'<td class="dx-mono dx-nowrap">{"&nbsp;&nbsp;" * _depth(s)}{_e(code)}</td>'
             f"<td>{_e(s.get('line') if s.get('line') is not None else '')}</td>"
             f'<td class="dx-mono">{_e(s["opname"])} {_e(s.get("argrepr") or "")}</td>'
             f'<td class="dx-mono">{_e(" | ".join(s.get("stack") or []))}</td>'

@@ -17,14 +17,16 @@ Every string from the report goes through ``_e`` ([Note: escaping] in static_htm
 
 from __future__ import annotations
 
-import html
 import json
 import math
 import re
 from typing import Any
 
+from compiler.options import TRACE_STEPS_MAX
 from compiler.schema import PANE_TITLES
 from compiler.summary import format_ms
+
+from .static_chart import escape as _e
 
 __all__ = ["TIME_NOISE", "TRY_FIX_CSS", "TRY_RUN_CSS", "magic_line", "outcome_rows", "try_fix_section"]
 
@@ -58,11 +60,6 @@ _TIMES = (
     ("wall_ms", "wall time"),
 )
 _CHANGE = {"better": "▼ better", "worse": "▲ worse", "same": ""}
-
-
-def _e(value: Any) -> str:
-    """Escape anything for HTML text or a quoted attribute ([Note: escaping] in static_html.py)."""
-    return html.escape("" if value is None else str(value), quote=True)
 
 
 def _number(value: Any) -> float | None:
@@ -105,6 +102,11 @@ def magic_line(options: dict[str, Any], name: str) -> str:
     for key, flag in (("fresh", "--fresh"), ("profile", "--profile"), ("compare_eager", "--compare-eager")):
         if options.get(key):
             parts.append(flag)
+    if isinstance(options.get("trace_steps"), str):  # '' = the first frame compiled
+        parts += ["--trace-steps"] + ([_token(options["trace_steps"])] if options["trace_steps"] else [])
+        limit = options.get("trace_steps_max")
+        if isinstance(limit, int) and not isinstance(limit, bool) and limit != TRACE_STEPS_MAX:
+            parts += ["--trace-steps-max", str(limit)]
     parts += ["--try", _token(name)]
     return " ".join(parts)
 

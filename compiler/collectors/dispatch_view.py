@@ -94,14 +94,20 @@ class DispatchViewCollector(Collector):
         try:
             yield
         finally:  # before the runner drops the run's cache entries ([Note: dispatch view])
-            ours = {r.compile_id for r in ctx.code_records}
-            for code in ctx.codes_seen:
-                cached = []
-                for entry in _compat.cache_entries(code):
-                    cid = str(getattr(entry, "compile_id", ""))
-                    valid = _compat.entry_is_valid(entry)
-                    cached.append(_Cached(cid, valid, None if cid in ours or not valid else entry.guard_manager))
-                self.caches.append((code, cached))
+            try:
+                self._read_caches(ctx)
+            except Exception as exc:  # noqa: BLE001 - a capture bug must never fail the run or hide the cell's error
+                ctx.hook_failures.append((self.name, "install", exc))
+
+    def _read_caches(self, ctx: CaptureContext) -> None:
+        ours = {r.compile_id for r in ctx.code_records}
+        for code in ctx.codes_seen:
+            cached = []
+            for entry in _compat.cache_entries(code):
+                cid = str(getattr(entry, "compile_id", ""))
+                valid = _compat.entry_is_valid(entry)
+                cached.append(_Cached(cid, valid, None if cid in ours or not valid else entry.guard_manager))
+            self.caches.append((code, cached))
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
         tree_leaves = ctx.get(GuardsCollector).leaves

@@ -22,6 +22,7 @@ Nothing here runs while the cell runs: it reads the finished report only.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass
 
@@ -254,10 +255,18 @@ def _helper_of(report: CompileReport, frame: Frame, b: GraphBreak) -> str | None
     return name
 
 
-def _top_level_defs(source: str) -> set[str]:
+@functools.lru_cache(maxsize=8)
+def _parsed(source: str) -> ast.Module | None:
+    """The cell's syntax tree, parsed once per cell text (every break and guard message of a report reads it)."""
     try:
-        tree = ast.parse(source)
+        return ast.parse(source)
     except SyntaxError:
+        return None
+
+
+def _top_level_defs(source: str) -> set[str]:
+    tree = _parsed(source)
+    if tree is None:
         return set()
     return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
 
@@ -304,9 +313,8 @@ def _check_fix(report: CompileReport, text: str) -> Fix | None:
 def _item_assignments(source: str, line: int) -> tuple[list[str], dict[str, int]] | None:
     """In the function of the cell holding ``line``: the names assigned from ``.item()``, in order (u0, u1, ...),
     and the line where each statement ends."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
+    tree = _parsed(source)
+    if tree is None:
         return None
     fn = next(
         (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.lineno <= line <= (n.end_lineno or n.lineno)),

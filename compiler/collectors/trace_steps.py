@@ -192,7 +192,7 @@ class _Recorder(_compat.StepObserver):
                 continue
             head = gb.reason.strip().splitlines()[0].strip() if gb.reason.strip() else ""
             for i, known in enumerate(breaks):
-                if known.gb_type and (known.gb_type == gb.gb_type or known.gb_type in head or head in known.reason):
+                if known.gb_type and (known.gb_type == gb.gb_type or (head and (known.gb_type in head or head in known.reason))):
                     gb.break_index = i
                     gb.gb_type = gb.gb_type or known.gb_type
                     break

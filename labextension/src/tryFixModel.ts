@@ -17,6 +17,9 @@ import { shortReason } from './guardsModel';
 import type { ReportIndex } from './model';
 import type { CompileReport, Fix, FixTarget, Frame, GraphBreak, RecompileReason, RunOptions, TryFix } from './schema';
 
+/** `--trace-steps-max`'s default (TRACE_STEPS_MAX in compiler/options.py): a line leaves it out. */
+export const TRACE_STEPS_MAX = 2000;
+
 /** The magic's name, as the cell's first line spells it. */
 export const MAGIC = '%%dynamo';
 
@@ -124,6 +127,13 @@ export function magicLine(options: RunOptions, name: string): string {
   }
   if (options.compare_eager) {
     parts.push('--compare-eager');
+  }
+  if (typeof options.trace_steps === 'string') {
+    // '' = the first frame compiled; the kernel finds the run before only under the same options
+    parts.push('--trace-steps', ...(options.trace_steps ? [token(options.trace_steps)] : []));
+    if (typeof options.trace_steps_max === 'number' && options.trace_steps_max !== TRACE_STEPS_MAX) {
+      parts.push('--trace-steps-max', String(options.trace_steps_max));
+    }
   }
   parts.push(TRY_FLAG, token(name));
   return parts.join(' ');

@@ -154,3 +154,11 @@ def test_the_try_fix_golden_a_real_try_run():
     # the fixes still on offer, each with the line to copy: the user's options (not the engine's --fresh)
     for fix in report["fixes"]:
         assert f"%%dynamo --backend eager --try {fix['name']}" in text
+
+
+def test_the_line_keeps_trace_steps_the_kernel_matches_the_run_before_on():
+    options = {**_golden("toy_profile")["options"], "profile": False, "compare_eager": False}
+    assert magic_line({**options, "trace_steps": ""}, "x") == "%%dynamo --backend eager --trace-steps --try x"
+    assert magic_line({**options, "trace_steps": "f", "trace_steps_max": 50}, "x") == (
+        "%%dynamo --backend eager --trace-steps f --trace-steps-max 50 --try x"
+    )
