@@ -2,8 +2,8 @@
 
     python benchmarks/decisions_overhead.py [--repeats N] [--only NAME ...] [--json OUT.json]
 
-Each workload is one cell run through ``run_cell`` in this process, alternating the two sides (every collector
-but ``decisions`` / every collector) N times; the runner drops the cache entries of what it compiled after each
+Each workload is one cell run through ``run_cell`` in this process, alternating the two sides (the default,
+decisions off / ``--decisions``) N times; the runner drops the cache entries of what it compiled after each
 run, and each repeat defines the cell's functions anew, so both sides compile everything. Reported: the median
 wall time of each side (Dynamo's tracing, the backend, the report), the ratio of medians, each side's spread
 (min-max) and how many calls the decisions side recorded.
@@ -29,7 +29,6 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import torch
 
 from compiler import RunOptions, run_cell
-from compiler.collectors import DEFAULT_COLLECTORS
 
 _ids = itertools.count()
 
@@ -58,14 +57,12 @@ y = run_{i}(torch.randn(4, 16))
 """
 
 WORKLOADS = {"gpt2_generate": GPT2, "mlp": MLP}
-WITHOUT = tuple(c for c in DEFAULT_COLLECTORS if c.name != "decisions")
 
 
 def _run(cell: str, with_decisions: bool) -> tuple[float, int]:
     source = cell.replace("{i}", str(next(_ids)))
-    collectors = DEFAULT_COLLECTORS if with_decisions else WITHOUT
     start = time.perf_counter()
-    result = run_cell(source, {"__name__": "__main__"}, RunOptions(backend="eager"), collectors=collectors)
+    result = run_cell(source, {"__name__": "__main__"}, RunOptions(backend="eager", decisions=with_decisions))
     wall = time.perf_counter() - start
     calls = sum(len(f.get("decisions") or []) for f in result.report["frames"])
     return wall, calls

@@ -1,5 +1,5 @@
 """Run options, declared once: ``RunOptions`` (backend, mode, dynamic, fullgraph, scope, recompile limit,
-decompile, fresh, profile, compare_eager, trace_steps) and ``OPTIONS``, their command-line form, plus ``OUTPUTS``, the report files both front ends
+decompile, fresh, profile, compare_eager, trace_steps, decisions) and ``OPTIONS``, their command-line form, plus ``OUTPUTS``, the report files both front ends
 can write (``--html``: the standalone page). Both the CLI's and the ``%%dynamo`` magic's arguments are made
 from them (``add_arguments``; ``RunOptions.from_args`` reads the run options back). ``unwritable(path,
 flag)`` says why an output path cannot be written, for both to refuse it before anything runs.
@@ -52,6 +52,7 @@ class RunOptions:
     try_fix: str | None = None  # --try NAME: re-run the cell with one of the report's fixes ([Note: try a fix])
     trace_steps: str | None = None  # --trace-steps [FRAME]: '' = the first frame compiled ([Note: trace steps])
     trace_steps_max: int = TRACE_STEPS_MAX
+    decisions: bool = False  # --decisions: record Dynamo's inline / skip decision for each call ([Note: decisions])
 
     def validate(self) -> RunOptions:
         """Return ``self`` when usable, else raise ``UsageError`` with a one-line fix."""
@@ -209,6 +210,15 @@ OPTIONS: tuple[Option, ...] = (
         "after the compiled run, RUN THE CELL A SECOND TIME without Dynamo and report the speedup, overall and per "
         "compiled function (the cell's side effects happen twice)",
         "--compare-eager",
+        switch=True,
+    ),
+    Option(
+        "decisions",
+        "--decisions",
+        "record Dynamo's inline / skip / allow_in_graph decision for every call it traces, with the rule that "
+        "decided it, as a call tree per frame (the Inline / skip decisions pane); it slows tracing (about 10 % on "
+        "a 2,600-call frame), so it is off by default",
+        "--decisions",
         switch=True,
     ),
     Option(

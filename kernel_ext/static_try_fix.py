@@ -99,7 +99,12 @@ def magic_line(options: dict[str, Any], name: str) -> str:
         parts += ["--recompile-limit", str(options["recompile_limit"])]
     if options.get("decompile") and options["decompile"] != "user":
         parts += ["--decompile", str(options["decompile"])]
-    for key, flag in (("fresh", "--fresh"), ("profile", "--profile"), ("compare_eager", "--compare-eager")):
+    for key, flag in (
+        ("fresh", "--fresh"),
+        ("profile", "--profile"),
+        ("compare_eager", "--compare-eager"),
+        ("decisions", "--decisions"),
+    ):
         if options.get(key):
             parts.append(flag)
     if isinstance(options.get("trace_steps"), str):  # '' = the first frame compiled

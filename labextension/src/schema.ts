@@ -176,6 +176,10 @@ export interface RunOptions {
    * (minor 7) --trace-steps-max: the most instructions report.trace_steps keeps.
    */
   trace_steps_max?: number;
+  /**
+   * (minor 7) --decisions: Dynamo's inline / skip decision for every traced call was recorded (frames[].decisions; empty without it).
+   */
+  decisions?: boolean;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -243,7 +247,7 @@ export interface Frame {
    */
   automatic_dynamic?: AutomaticDynamic[];
   /**
-   * (minor 7) Every call Dynamo met while tracing this frame (its last attempt, plus the call that broke the attempt before), in call order, as a tree (parent): what Dynamo decided for the callee (inline, skip, disabled, allow_in_graph, ...) and the rule that decided it. Calls to plain methods that inlined nothing and broke nothing are left out.
+   * (minor 7) With --decisions (empty without it: opt-in, options.decisions): every call Dynamo met while tracing this frame (its last attempt, plus the call that broke the attempt before), in call order, as a tree (parent): what Dynamo decided for the callee (inline, skip, disabled, allow_in_graph, ...) and the rule that decided it. Calls to plain methods that inlined nothing and broke nothing are left out.
    */
   decisions?: Decision[];
 }

@@ -128,6 +128,9 @@ export function magicLine(options: RunOptions, name: string): string {
   if (options.compare_eager) {
     parts.push('--compare-eager');
   }
+  if (options.decisions) {
+    parts.push('--decisions');
+  }
   if (typeof options.trace_steps === 'string') {
     // '' = the first frame compiled; the kernel finds the run before only under the same options
     parts.push('--trace-steps', ...(options.trace_steps ? [token(options.trace_steps)] : []));

@@ -17,7 +17,7 @@ def _called(frame: dict[str, Any], name: str) -> list[dict[str, Any]]:
 
 
 def test_a_user_helper_is_inlined_by_default_and_its_own_helper_nested_under_it():
-    rep = run(SRC).report
+    rep = run(SRC, decisions=True).report
     (f,) = frames_named(rep, "f")
     (helper,) = _called(f, "helper")
     assert (helper["decision"], helper["rule"], helper["variable"]) == ("inline", "inlined by default", "UserFunctionVariable")
@@ -30,7 +30,7 @@ def test_a_user_helper_is_inlined_by_default_and_its_own_helper_nested_under_it(
 
 
 def test_copy_deepcopy_is_inlined_by_the_builtin_inline_rule_and_re_match_on_constants_skipped_without_a_break():
-    rep = run(SRC).report
+    rep = run(SRC, decisions=True).report
     (f,) = frames_named(rep, "f")
     deepcopy = next(d for d in f["decisions"] if d["name"] == "deepcopy" and d["parent"] is None)
     assert deepcopy["module"] == "copy" and deepcopy["decision"] == "inline"
@@ -42,7 +42,7 @@ def test_copy_deepcopy_is_inlined_by_the_builtin_inline_rule_and_re_match_on_con
 
 
 def test_a_skipped_library_function_on_tensors_breaks_the_graph_and_links_to_the_break():
-    rep = run(SRC).report
+    rep = run(SRC, decisions=True).report
     (resume,) = [fr for fr in rep["frames"] if _called(fr, "pairwise")]
     (pairwise,) = _called(resume, "pairwise")
     assert pairwise["decision"] == "skip" and "networkx" in pairwise["rule"]
@@ -52,7 +52,7 @@ def test_a_skipped_library_function_on_tensors_breaks_the_graph_and_links_to_the
 
 
 def test_a_disabled_function_is_a_linked_break_kept_across_the_restart():
-    rep = run(SRC).report
+    rep = run(SRC, decisions=True).report
     (f,) = frames_named(rep, "f")
     assert f["attempt"] >= 1, "Dynamo restarted the analysis after the break"
     (disabled,) = _called(f, "disabled")
@@ -65,7 +65,7 @@ def test_a_disabled_function_is_a_linked_break_kept_across_the_restart():
 
 
 def test_an_allow_in_graph_function_is_one_node_of_the_graph():
-    rep = run(SRC).report
+    rep = run(SRC, decisions=True).report
     (f,) = frames_named(rep, "f")
     (opaque,) = _called(f, "opaque")
     assert (opaque["decision"], opaque["variable"]) == ("allow_in_graph", "TorchInGraphFunctionVariable")
@@ -80,7 +80,7 @@ def test_a_break_inside_an_inlined_callee_marks_the_whole_chain():
         "import torch\n\ndef inner(x):\n    print('hi')\n    return x + 1\n\ndef outer(x):\n    return inner(x) * 2\n\n"
         "def f(x):\n    y = x.cos()\n    return outer(y)\n\nv = f(torch.randn(3))\n"
     )
-    rep = run(src).report
+    rep = run(src, decisions=True).report
     (f,) = frames_named(rep, "f")
     chain = [d for d in f["decisions"] if d["outcome"] == "graph_break"]
     assert [(d["name"], d["decision"], d["depth"]) for d in chain] == [
@@ -98,7 +98,7 @@ def test_a_module_call_is_the_inlined_forward():
         "        self.lin = torch.nn.Linear(3, 3)\n\n    def forward(self, x):\n        return self.lin(x).relu()\n\n"
         "m = M()\n\ndef f(x):\n    return m(x)\n\nv = f(torch.randn(3))\n"
     )
-    rep = run(src).report
+    rep = run(src, decisions=True).report
     (f,) = frames_named(rep, "f")
     top = [d for d in f["decisions"] if d["parent"] is None]
     assert [(d["name"], d["decision"]) for d in top] == [("M.forward", "inline")]
@@ -111,6 +111,21 @@ def test_nothing_is_left_wrapped_after_the_run():
     from torch._dynamo import symbolic_convert as sc
 
     before = sc.InstructionTranslatorBase.__dict__["call_function"], sc.InliningInstructionTranslator.__dict__["inline_call"]
-    run("import torch\n\ndef g(x):\n    return x + 1\n\nv = g(torch.ones(2))\n")
+    run("import torch\n\ndef g(x):\n    return x + 1\n\nv = g(torch.ones(2))\n", decisions=True)
     after = sc.InstructionTranslatorBase.__dict__["call_function"], sc.InliningInstructionTranslator.__dict__["inline_call"]
     assert after == before
+
+
+def test_off_by_default_nothing_is_wrapped_and_nothing_recorded():
+    from torch._dynamo import symbolic_convert as sc
+
+    original = sc.InstructionTranslatorBase.__dict__["call_function"]
+    seen = []
+    src = (
+        "import torch\nfrom torch._dynamo import symbolic_convert as sc\n\n"
+        "def g(x):\n    return x + 1\n\n"
+        "v = g(torch.ones(2))\nseen.append(sc.InstructionTranslatorBase.__dict__['call_function'])\n"
+    )
+    rep = run(src, {"__name__": "__main__", "seen": seen}).report
+    assert rep["options"]["decisions"] is False and all(f["decisions"] == [] for f in rep["frames"])
+    assert seen == [original]  # read while the cell ran, after g compiled: Dynamo's own method

@@ -109,7 +109,7 @@ CASES: dict[str, dict[str, Any]] = {
             "    y = opaque(y) + len(d)\n    z = disabled(y)\n    return list(pairwise([z, z + 1]))\n\n\n"
             "out = f(torch.randn(3))\n"
         ),
-        "options": {"backend": "eager"},
+        "options": {"backend": "eager", "decisions": True},
     },
     # issue 13 item 4: an .item() break and a shape recompile, each with a fix on offer; the run applies
     # capture_scalar_outputs (--try), so the report holds fixes and try_fix (before: a run made just before)

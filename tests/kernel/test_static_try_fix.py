@@ -159,6 +159,7 @@ def test_the_try_fix_golden_a_real_try_run():
 def test_the_line_keeps_trace_steps_the_kernel_matches_the_run_before_on():
     options = {**_golden("toy_profile")["options"], "profile": False, "compare_eager": False}
     assert magic_line({**options, "trace_steps": ""}, "x") == "%%dynamo --backend eager --trace-steps --try x"
+    assert magic_line({**options, "decisions": True}, "x") == "%%dynamo --backend eager --decisions --try x"
     assert magic_line({**options, "trace_steps": "f", "trace_steps_max": 50}, "x") == (
         "%%dynamo --backend eager --trace-steps f --trace-steps-max 50 --try x"
     )

@@ -94,7 +94,9 @@ export class DecisionsPane extends Pane {
         emptyState(
           !('decisions' in frame)
             ? 'No decisions: this report was written before decisions were recorded (schema minor 7).'
-            : 'No calls: Dynamo met no function call while tracing this frame.'
+            : this.ctx.report.options.decisions !== true
+              ? 'Not recorded: run the cell with %%dynamo --decisions to see what Dynamo inlined, skipped or put in the graph, call by call.'
+              : 'No calls: Dynamo met no function call while tracing this frame.'
         )
       );
       return;
