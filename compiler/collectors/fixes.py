@@ -16,6 +16,10 @@ them applied (compiler/try_fix.py, [Note: try a fix]); a hint (``cond``) is show
 | any other break inside a helper the cell defines | ``allow_in_graph:NAME``, ``nonstrict_trace:NAME`` | register |
 | ``Data-dependent branching`` | ``cond`` (a torch.cond rewrite) | hint |
 
+``torch._check_is_size`` is not offered: torch 2.13 deprecates it (FutureWarning: "Use _check(i >= 0) instead"),
+and it did not settle the measured case (``Ne(u0, 0)`` of an ``unflatten`` on an ``.item()``), which
+``torch._check(n != 0)`` does.
+
 Nothing here runs while the cell runs: it reads the finished report only.
 """
 

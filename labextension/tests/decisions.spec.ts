@@ -128,4 +128,9 @@ describe('the decisions pane', () => {
     const { root } = await render(report);
     expect(pane(root, 'decisions').textContent).toContain('written before decisions were recorded');
   });
+
+  it('names the option when the run did not record decisions (opt-in, --decisions)', async () => {
+    const { root } = await render(golden('toy_example')); // frames[].decisions empty, options.decisions false
+    expect(pane(root, 'decisions').textContent).toContain('%%dynamo --decisions');
+  });
 });
