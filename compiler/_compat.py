@@ -467,6 +467,19 @@ def graph_break_log(handler: logging.Handler) -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def _patched(owner: type, name: str, replacement: Any) -> Iterator[None]:
+    """``owner.name`` (a class attribute: a method, a classmethod object) replaced while open; the original is
+    put back on exit, unless something else replaced it meanwhile (then that stays: it is not ours to undo)."""
+    original = owner.__dict__[name]
+    setattr(owner, name, replacement)
+    try:
+        yield
+    finally:
+        if owner.__dict__.get(name) is replacement:
+            setattr(owner, name, original)
+
+
+@contextlib.contextmanager
 def traced_calls(
     enter: Callable[[Any, Any], Any],
     leave: Callable[[Any, Any, Any, BaseException | None], None],
@@ -515,15 +528,8 @@ def traced_calls(
         return inline_fn(cls, parent, func, *args, **kwargs)
 
     call_function.__wrapped__ = original_call  # type: ignore[attr-defined]
-    base.call_function = call_function  # type: ignore[method-assign]
-    inlining.inline_call = classmethod(inline_call)  # type: ignore[method-assign,assignment]
-    try:
+    with _patched(base, "call_function", call_function), _patched(inlining, "inline_call", classmethod(inline_call)):
         yield
-    finally:
-        if base.__dict__.get("call_function") is call_function:
-            base.call_function = original_call  # type: ignore[method-assign]
-        if getattr(inlining.__dict__.get("inline_call"), "__func__", None) is inline_call:
-            inlining.inline_call = original_inline  # type: ignore[method-assign]
 
 
 def realized(vt: Any) -> Any:
@@ -749,12 +755,8 @@ def shape_replacements(on_replace: Callable[[Any, Any, Any, str], None]) -> Iter
             on_replace(self, a, tgt, msg)
 
     _set_replacement.__wrapped__ = original  # type: ignore[attr-defined]
-    ShapeEnv._set_replacement = _set_replacement  # type: ignore[method-assign]
-    try:
+    with _patched(ShapeEnv, "_set_replacement", _set_replacement):
         yield
-    finally:
-        if ShapeEnv.__dict__.get("_set_replacement") is _set_replacement:
-            ShapeEnv._set_replacement = original  # type: ignore[method-assign]
 
 
 #: One symbol ShapeEnv replaced by a constant: (symbol, constant, the ShapeEnv guard that pinned it in source
@@ -942,12 +944,8 @@ def symbolic_steps(observer: StepObserver) -> Iterator[None]:
         return result
 
     step.__wrapped__ = original  # type: ignore[attr-defined]
-    InstructionTranslatorBase.step = step  # type: ignore[method-assign]
-    try:
+    with _patched(InstructionTranslatorBase, "step", step):
         yield
-    finally:
-        if InstructionTranslatorBase.__dict__.get("step") is step:
-            InstructionTranslatorBase.step = original  # type: ignore[method-assign]
 
 
 def steps_patched() -> bool:

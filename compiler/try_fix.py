@@ -105,7 +105,7 @@ def outcome(report: dict[str, Any]) -> RunOutcome:
         frames=c["frames"],
         graphs=c["graphs"],
         graph_breaks=c["graph_breaks"],
-        recompiles=sum(len(f["recompile_reasons"]) for f in report.get("frames", [])),
+        recompiles=c["recompiles"],  # frames that recompiled, as the header and the one-line summary count them
         error=f"{err['type']}: {err['message']}" if err else None,
         wall_ms=round(float(timings.get("wall_s") or 0.0) * 1000, 3),
         compile_ms=round(float(timings.get("compile_s") or 0.0) * 1000, 3),

@@ -1234,7 +1234,7 @@ export interface RunOutcome {
    */
   graph_breaks: number;
   /**
-   * Compiles of an already compiled code (recompile_reasons).
+   * Compiles of an already compiled code: the frames with recompile_reasons, as the header counts them.
    */
   recompiles: number;
   /**

@@ -20,16 +20,10 @@ import {
   type IDecisionNode
 } from '../decisionsModel';
 import type { Frame } from '../schema';
-import type { ReportView } from '../view';
-import { emptyState, Pane, toggle } from './pane';
+import { emptyState, isView, Pane, toggle } from './pane';
 
 /** Which calls the tree shows. */
 type Shown = 'decisions' | 'all';
-
-/** Whether the pane's context is the report view itself (it is, in the renderer): it can open other panes. */
-function isView(ctx: IViewContext): ctx is ReportView {
-  return 'panes' in ctx && 'layout' in ctx;
-}
 
 /**
  * The decisions pane.

@@ -9,6 +9,7 @@
 import type { IViewContext } from '../context';
 import { clear, h } from '../dom';
 import { PANE_TITLES, type Frame, type PaneName } from '../schema';
+import type { ReportView } from '../view';
 
 /** Names of the panes (the `data-pane` attribute the browser tests select on), generated from the schema. */
 export type { PaneName } from '../schema';
@@ -41,6 +42,11 @@ export function paneShell(name: PaneName, title: string = PANE_TITLES[name]): IP
     body
   );
   return { element, title: titleEl, toolbar, body };
+}
+
+/** Whether a pane's context is the report view itself (it is, in the renderer): it can open other panes. */
+export function isView(ctx: IViewContext): ctx is ReportView {
+  return 'panes' in ctx && 'layout' in ctx;
 }
 
 /**

@@ -28,8 +28,7 @@ import {
   targetOf,
   type IFixTarget
 } from '../tryFixModel';
-import type { ReportView } from '../view';
-import { emptyState, Pane } from './pane';
+import { emptyState, isView, Pane } from './pane';
 
 /** What each fix kind means, for the kind badge's tooltip (the schema's words). */
 const KIND_TITLES: Record<Fix['kind'], string> = {
@@ -40,11 +39,6 @@ const KIND_TITLES: Record<Fix['kind'], string> = {
   source_edit: 'a line added to the cell for the run',
   hint: 'a rewrite only you can make'
 };
-
-/** Whether the pane's context is the report view itself (it is, in the renderer): it can open other panes. */
-function isView(ctx: IViewContext): ctx is ReportView {
-  return 'panes' in ctx && 'layout' in ctx;
-}
 
 /**
  * The Try a fix pane.
