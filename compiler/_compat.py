@@ -36,13 +36,16 @@ TORCH_VERSION: tuple[int, int] = tuple(int(p) for p in re.findall(r"\d+", torch.
 MIN_TORCH = (2, 11)
 
 __all__ = [
+    "IMPORT_ALIAS_PREFIX",
     "TORCH_VERSION",
+    "UserCompile",
     "automatic_dynamic_memory",
     "backward_provenance",
     "cache_entries",
     "chromium_events",
     "compilation_metrics_window",
     "compile_callbacks",
+    "continue_frame_numbering",
     "current_shape_env",
     "current_trace_id",
     "describe_remembered",
@@ -52,6 +55,7 @@ __all__ = [
     "failing_entry",
     "first_failure",
     "forget_automatic_dynamic",
+    "frames_numbered",
     "gb_registry",
     "global_state_now",
     "graph_break_log",
@@ -63,6 +67,7 @@ __all__ = [
     "is_allowed_in_graph",
     "is_resume_code",
     "kernel_provenance",
+    "never_trace",
     "realized",
     "recompile_limit",
     "register_bytecode_hook",
@@ -75,6 +80,7 @@ __all__ = [
     "tensor_check",
     "trace_log",
     "traced_calls",
+    "user_compile",
 ]
 
 
@@ -137,6 +143,24 @@ def invalidate_entries(entries: list[Any], reason: str) -> None:
         extra = getattr(entry.guard_manager, "extra_state", None)
         if extra is not None and not isinstance(entry.guard_manager, DeletedGuardManagerWrapper):
             extra.invalidate(entry, DeletedGuardManagerWrapper(reason))
+
+
+def never_trace(filenames: list[str]) -> None:
+    """Dynamo never compiles nor traces a frame of these files: ``trace_rules.FORCE_SKIP_FILES`` (a set of paths,
+    2.11 and 2.13), checked before a frame is counted or compiled.
+
+    The explorer's own functions (a log handler, a chromium-event wrapper, a compile callback) can run while
+    Dynamo's frame evaluation is live, e.g. during a backward compiled lazily inside compiled code: without this,
+    Dynamo evaluates their frames, ``counters['frames']`` counts them and its story differs from plain
+    torch.compile's."""
+    from torch._dynamo import trace_rules
+
+    trace_rules.FORCE_SKIP_FILES.update(filenames)
+
+
+#: Dynamo's alias of a module it imports for a guard or a graph call (``__import_torch_dot__dynamo_dot_utils``), a global
+#: it writes into the frame's globals and never removes (``InstructionTranslator.import_source``, 2.11 and 2.13)
+IMPORT_ALIAS_PREFIX = "__import_"
 
 
 def remove_helper_globals(modified_code: types.CodeType) -> None:
@@ -249,6 +273,103 @@ def inductor_backend(mode: str | None, dynamic: bool | None) -> Any:
     return torch._TorchCompileInductorWrapper(mode, None, dynamic)
 
 
+@dataclass(frozen=True, slots=True)
+class UserCompile:
+    """How the user's own ``torch.compile(fn, ...)`` (or ``torch._dynamo.optimize(...)(fn)``) result compiles.
+
+    Read off the ``_TorchDynamoContext`` the result holds (2.11 and 2.13: ``OptimizedModule.dynamo_ctx``; a
+    compiled function's closure holds it; ``Module.compile()`` keeps such a function as ``_compiled_call_impl``).
+    ``backend`` is what Dynamo calls with each graph (torch.compile's ``_TorchCompileInductorWrapper`` or
+    ``_TorchCompileWrapper``, which carry the mode, options and dynamic; or the backend callable given to
+    ``torch._dynamo.optimize``); ``mode``/``options`` are read back from it for people.
+    """
+
+    backend: Any
+    backend_name: str
+    fullgraph: bool
+    dynamic: bool | None
+    mode: str | None
+    options: dict[str, Any] | None
+    recompile_limit: int | None  # torch.compile(recompile_limit=...), 2.13 (None: the config's)
+    guard_filter_fn: Any
+    isolate_recompiles: bool
+    shapes_spec: Any  # torch.compile(shapes_spec=...), 2.13
+
+    def optimize_kwargs(self) -> dict[str, Any]:
+        """The keyword arguments of ``torch._dynamo.optimize`` that make a compile like the user's (bar the backend)."""
+        kwargs: dict[str, Any] = {"nopython": self.fullgraph, "dynamic": self.dynamic}
+        if self.guard_filter_fn is not None:
+            kwargs["guard_filter_fn"] = self.guard_filter_fn
+        if self.recompile_limit is not None:
+            kwargs["recompile_limit"] = self.recompile_limit
+        if self.isolate_recompiles:
+            kwargs["isolate_recompiles"] = True
+        if self.shapes_spec is not None:
+            kwargs["shapes_spec"] = self.shapes_spec
+        return kwargs
+
+
+def _dynamo_context(obj: Any) -> Any:
+    from torch._dynamo.eval_frame import _TorchDynamoContext
+
+    ctx = getattr(obj, "dynamo_ctx", None)
+    if isinstance(ctx, _TorchDynamoContext):
+        return ctx
+    for cell in getattr(obj, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if isinstance(value, _TorchDynamoContext):
+            return value
+    return None
+
+
+def user_compile(obj: Any) -> UserCompile | None:
+    """The settings of ``obj`` when it is the result of the user's own ``torch.compile`` (or a module they called
+    ``.compile()`` on), else None."""
+    from torch._dynamo.eval_frame import innermost_backend
+
+    if isinstance(obj, torch.nn.Module) and not isinstance(obj, torch._dynamo.eval_frame.OptimizedModule):
+        obj = obj.__dict__.get("_compiled_call_impl")
+        if obj is None:
+            return None
+    ctx = _dynamo_context(obj)
+    callback = getattr(ctx, "callback", None)
+    if ctx is None or not callable(callback):
+        return None  # not compiled, or torch._dynamo.disable / run-only contexts
+    backend = innermost_backend(callback)
+    name = str(getattr(backend, "compiler_name", None) or getattr(backend, "__name__", None) or type(backend).__name__)
+    mode: str | None = None
+    options: dict[str, Any] | None = None
+    if isinstance(backend, torch._TorchCompileInductorWrapper):
+        config = dict(backend.config)
+        for candidate in ("max-autotune", "max-autotune-no-cudagraphs", "reduce-overhead"):
+            implied = torch._inductor.list_mode_options(candidate, backend.dynamic)
+            if implied and all(config.get(k) == v for k, v in implied.items()):
+                mode = candidate
+                config = {k: v for k, v in config.items() if k not in implied}
+                break
+        options = config or None
+    elif isinstance(backend, torch._TorchCompileWrapper):
+        mode = backend.kwargs.get("mode")
+        options = backend.kwargs.get("options") or None
+    hooks = getattr(ctx, "_hooks", None)
+    limit = getattr(callback, "_recompile_limit", None)  # 2.13; older: the config's
+    return UserCompile(
+        backend=backend,
+        backend_name=name,
+        fullgraph=bool(getattr(ctx, "fullgraph", False)),
+        dynamic=getattr(ctx, "_dynamic", None),
+        mode=mode,
+        options=options,
+        recompile_limit=limit if isinstance(limit, int) else None,
+        guard_filter_fn=getattr(hooks, "guard_filter_fn", None),
+        isolate_recompiles=getattr(ctx, "_isolate_recompiles_id", -1) != -1,
+        shapes_spec=getattr(ctx, "_shapes_spec", None),
+    )
+
+
 @lru_cache(maxsize=1)
 def gb_registry() -> dict[str, dict[str, Any]]:
     """``GBxxxx -> {Gb_type, Context, Explanation, Hints}`` from torch's graph-break registry."""
@@ -307,13 +428,23 @@ def skip_frame_but_not_callees(code: types.CodeType) -> None:
 
 
 @contextlib.contextmanager
-def compile_callbacks(on_start: Callable[[str, str], None], on_end: Callable[[str, str], None]) -> Iterator[None]:
+def compile_callbacks(
+    on_start: Callable[[str, str], None],
+    on_end: Callable[[str, str], None],
+    on_reset: Callable[[], None] | None = None,
+) -> Iterator[None]:
     """Call ``on_start(compile_id, trigger)`` / ``on_end(compile_id, trigger)`` around every compile.
 
     ``torch._dynamo.callback_handler`` runs them on the compiling thread (2.11 and 2.13), outermost
     compile only: trigger ``DYNAMO`` in ``convert_frame._compile`` before tracing and after the
     backend compile; ``LAZY_BACKWARD`` when AOTAutograd compiles a backward at its first call, under
     the forward's compile id.
+
+    ``torch._dynamo.reset()`` (``torch.compiler.reset()``, a common first line of a notebook cell) ends with
+    ``callback_handler.clear()``, which drops every registered callback, ours too (2.11 and 2.13). While open,
+    the handler's ``clear`` is wrapped on the instance: the callbacks are registered again right after it, and
+    ``on_reset()`` is told (Dynamo's ``compile_lock`` is held: it must not compile). On exit each callback is
+    removed if it is still registered, and the original ``clear`` is put back unless someone replaced it since.
     """
     handler = torch._dynamo.callback_handler
 
@@ -329,13 +460,51 @@ def compile_callbacks(on_start: Callable[[str, str], None], on_end: Callable[[st
     def end(args: Any) -> None:
         on_end(str(args.compile_id), args.callback_trigger.name)
 
-    handler.register_start_callback(start)
-    handler.register_end_callback(end)
+    def register() -> None:
+        if start not in handler.start_callbacks:
+            handler.register_start_callback(start)
+        if end not in handler.end_callbacks:
+            handler.register_end_callback(end)
+
+    had_own_clear = "clear" in handler.__dict__
+    own_clear = handler.__dict__.get("clear")
+    original_clear = handler.clear
+
+    def clear() -> None:
+        original_clear()
+        register()
+        if on_reset is not None:
+            with contextlib.suppress(Exception):  # a capture bug must never fail the user's reset
+                on_reset()
+
+    register()
+    handler.clear = clear  # type: ignore[method-assign]
     try:
         yield
     finally:
-        handler.remove_start_callback(start)
-        handler.remove_end_callback(end)
+        if handler.__dict__.get("clear") is clear:
+            if had_own_clear:
+                handler.clear = own_clear  # type: ignore[method-assign,assignment]
+            else:
+                del handler.clear
+        if start in handler.start_callbacks:
+            handler.remove_start_callback(start)
+        if end in handler.end_callbacks:
+            handler.remove_end_callback(end)
+
+
+def frames_numbered() -> int:
+    """How many frame ids Dynamo has handed out (``convert_frame.FRAME_COUNTER``, 2.11 and 2.13)."""
+    from torch._dynamo import convert_frame
+
+    return int(convert_frame.FRAME_COUNTER)
+
+
+def continue_frame_numbering(next_id: int) -> None:
+    """Let Dynamo's next new frame be ``next_id/0`` (``torch._dynamo.reset()`` restarts the count at 0)."""
+    from torch._dynamo import convert_frame
+
+    convert_frame.FRAME_COUNTER = max(int(convert_frame.FRAME_COUNTER), next_id)
 
 
 @contextlib.contextmanager
@@ -812,7 +981,13 @@ class ProfilerEvent:
     thread: int
     device_type: str  # 'cpu', or the device's name in lower case ('cuda')
     correlation: int
+    # a kernel's or a runtime call's link: the correlation of the CPU op (RecordFunction) that was innermost
+    # on the launching thread when it was launched (0: none); 0 for the CPU ops themselves
     linked_correlation: int
+    # kineto's activity type: 'cpu_op' and 'user_annotation' (RecordFunctions), 'cuda_runtime' and
+    # 'cuda_driver' (cudaLaunchKernel, cuLaunchKernel), 'kernel', 'gpu_memcpy', 'gpu_memset',
+    # 'gpu_user_annotation', ...; '' where this torch does not say
+    kind: str = ""
 
 
 # Kineto's own log lines: "USDT:2026-11-23 17:41:31 21082:21082 SyncActivityProfilerHandler.cpp:52] profiler_start".
@@ -848,12 +1023,26 @@ def _without_kineto_lines() -> Iterator[None]:
 
 
 def start_profiler() -> tuple[Any, bool]:
-    """Start ``torch.profiler`` on CPU activity (and CUDA where there is a GPU); ``(profiler, cuda)``."""
+    """Start ``torch.profiler`` on CPU activity (and CUDA where there is a GPU), on every thread; ``(profiler, cuda)``.
+
+    Every thread: a backward that autograd runs on another thread than the cell's (its device thread on a
+    GPU, or a ``threading.Thread(target=loss.backward)``), and the lazy backward compile it starts there, are
+    recorded too. Without ``profile_all_threads`` (``_ExperimentalConfig``, torch 2.8 and later) the profiler
+    records only the thread that started it and the threads that inherit its state (autograd's device
+    threads).
+    """
     from torch.profiler import ProfilerActivity, profile
 
     cuda = torch.cuda.is_available()
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
-    prof = profile(activities=activities, record_shapes=False, with_stack=False, profile_memory=False)
+    options: dict[str, Any] = {}
+    try:
+        from torch._C._profiler import _ExperimentalConfig
+
+        options["experimental_config"] = _ExperimentalConfig(profile_all_threads=True)
+    except (ImportError, TypeError):  # an older torch: the cell's thread and those that inherit it
+        pass
+    prof = profile(activities=activities, record_shapes=False, with_stack=False, profile_memory=False, **options)
     with _without_kineto_lines():
         prof.start()
     return prof, cuda
@@ -867,17 +1056,28 @@ def stop_profiler(prof: Any) -> list[ProfilerEvent]:
     if results is None:
         return []
     out = []
-    for e in results.events():
+    events = results.events()
+    kind = bool(events) and hasattr(events[0], "activity_type")  # 2.13; 2.11 only tells user annotations
+    annotated = bool(events) and hasattr(events[0], "is_user_annotation")
+    for e in events:
         start = e.start_ns()
+        device = str(e.device_type()).rsplit(".", 1)[-1].lower()
+        if kind:
+            activity = e.activity_type()
+        elif annotated and e.is_user_annotation():  # a record_function range, and its GPU-side twin
+            activity = "user_annotation" if device == "cpu" else "gpu_user_annotation"
+        else:
+            activity = ""
         out.append(
             ProfilerEvent(
                 name=e.name(),
                 start=start,
                 end=start + e.duration_ns(),
                 thread=e.start_thread_id(),
-                device_type=str(e.device_type()).rsplit(".", 1)[-1].lower(),
+                device_type=device,
                 correlation=e.correlation_id(),
                 linked_correlation=e.linked_correlation_id(),
+                kind=activity,
             )
         )
     return out

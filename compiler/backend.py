@@ -4,15 +4,19 @@
 cache entry made with another backend object still counts toward ``recompile_limit``. So the
 explorer keeps ONE ``ExplorerBackend`` per (backend, mode, dynamic) for the life of the process:
 re-running a cell does not pile up entries on functions shared with the user's own compiled code.
-The capture (the running cell's hook dispatcher, ``collectors/dispatch.py``) is looked up per call on
-the calling thread: it records the graph (``on_graph``), then the real backend compiles inside
-``capture.backend_window()``, and Dynamo gets what ``capture.compiled`` makes of the result (the
-compiled callable itself, or ``--profile``'s wrapper that marks each call for the profiler).
+A callable the user compiled with ``torch.compile(fn, backend=..., mode=..., options=...)`` keeps its own
+backend: ``ExplorerBackend.wrapping(user's backend)`` records and delegates to that very object, and is
+made for the one run (it must not keep the user's backend, and what it references, alive afterwards).
+The capture (the running cell's hook dispatcher, ``collectors/dispatch.py``) is looked up per call: it
+records the graph (``on_graph``), then the real backend compiles inside ``capture.backend_window()``, and
+Dynamo gets what ``capture.compiled`` makes of the result (the compiled callable itself, or
+``--profile``'s wrapper that marks each call for the profiler). It is one for the process, not per
+thread: a graph compiled on another thread during the run (a thread the cell started, a backward
+autograd runs on its device thread) is the run's too.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
@@ -21,37 +25,45 @@ from ._compat import inductor_backend
 
 __all__ = ["ExplorerBackend", "explorer_backend", "set_capture"]
 
-_local = threading.local()
+_capture: Capture | None = None
 
 
 class Capture(Protocol):
     def on_graph(self, gm: Any, example_inputs: list[Any]) -> None: ...
 
-    def backend_window(self) -> AbstractContextManager[Any]: ...
+    def backend_window(self, backend: str) -> AbstractContextManager[Any]: ...
 
     def compiled(self, compiled_fn: Callable[..., Any]) -> Callable[..., Any]: ...
 
 
 def set_capture(capture: Capture | None) -> None:
-    """Install (or clear) what records the graphs compiled on this thread."""
-    _local.capture = capture
+    """Install (or clear) what records the graphs compiled while a cell runs, on any thread."""
+    global _capture
+    _capture = capture
 
 
 class ExplorerBackend:
     """``backend(gm, example_inputs)``: record, then delegate to the real backend."""
 
-    def __init__(self, name: str, mode: str | None, dynamic: bool | None) -> None:
+    def __init__(self, name: str, mode: str | None, dynamic: bool | None, inner: Any = None) -> None:
         from torch._dynamo.backends.registry import lookup_backend
 
         self.name = name
-        self.inner = inductor_backend(mode, dynamic) if name == "inductor" else lookup_backend(name)
+        if inner is None:
+            inner = inductor_backend(mode, dynamic) if name == "inductor" else lookup_backend(name)
+        self.inner = inner
+
+    @classmethod
+    def wrapping(cls, name: str, inner: Any) -> ExplorerBackend:
+        """One run's backend around the user's own (``_compat.UserCompile.backend``), not kept by the process."""
+        return cls(name, None, None, inner=inner)
 
     def __call__(self, gm: Any, example_inputs: list[Any]) -> Any:
-        capture = getattr(_local, "capture", None)
+        capture = _capture
         if capture is None:
             return self.inner(gm, example_inputs)
         capture.on_graph(gm, example_inputs)
-        with capture.backend_window():
+        with capture.backend_window(self.name):
             compiled_fn = self.inner(gm, example_inputs)
         return capture.compiled(compiled_fn)
 
@@ -81,4 +93,4 @@ def explorer_backend(name: str, mode: str | None, dynamic: bool | None) -> Explo
 
 
 def is_explorer_backend(obj: Any) -> bool:
-    return any(obj is b for b in _BACKENDS.values())
+    return isinstance(obj, ExplorerBackend)

@@ -8,18 +8,39 @@ rewritten cell calls at run time, with the record of what it compiled and what i
 ``class`` or ``lambda``) ``f(args)`` into ``__dynamo_call__(f, 'f', line)(args)``; the callee expression is
 evaluated once, in the original order. At run time the callee is compiled when it is
 - an ``nn.Module`` instance (any, a library model included), as ``torch.compile(model)`` does;
-- a Python function or bound method whose code lives outside the installed libraries;
+- a Python function or bound method whose code lives outside the installed libraries (a method of a
+  class the user defined, ``cfg.apply``, ``Svc().run``, included);
 - an object of such a class with its own ``__call__``.
-A function the user already wrapped with ``torch.compile`` is compiled from its original callable with
-the run's options. Everything else runs as plain Python: classes (construction), builtins, library
+A callable the user already compiled (``torch.compile(fn, backend=..., fullgraph=..., dynamic=...,
+mode=..., options=...)``, ``model.compile(...)``) is compiled from its original with the options the user
+gave it (``_compat.UserCompile``: the same backend object, fullgraph, dynamic, recompile limit), so its
+story is the one the user's code tells; ``--override-compile-options`` compiles it with the run's
+options instead. Everything else runs as plain Python: classes (construction), builtins, library
 functions and methods (``model.generate``, ``opt.step``, ``loss.backward``), ``torch._dynamo.disable``d
-functions. The wrapper is ``torch._dynamo.optimize(...)(callee)``, the very call ``torch.compile``
-makes, built once per callee per run, so Dynamo starts exactly where ``torch.compile(callee)`` starts
-and compiles what it would compile from there (resume functions, frames run after a break or skip).
+functions, and coroutine, async generator and generator functions (never handed to Dynamo: torch 2.13
+fails on a coroutine at its first ``await`` and can crash the process). The wrapper is
+``torch._dynamo.optimize(...)(callee)``, the very call ``torch.compile`` makes, built once per callee per
+run, so Dynamo starts exactly where ``torch.compile(callee)`` starts and compiles what it would compile
+from there (resume functions, frames run after a break or skip).
+
+Threads: a function the cell hands to a thread (``threading.Thread(target=f)``, ``threading.Timer``, an
+executor's ``submit`` / ``map``, a ``ThreadPool``'s ``apply`` / ``map`` ..., ``asyncio.to_thread``,
+``loop.run_in_executor``) is the cell's call too, made on that thread: the callable handed over is
+replaced by its compiled wrapper, which turns Dynamo on for the thread that calls it (Dynamo's frame
+evaluation callback is per thread), and ``threaded`` records where. A function handed to another
+process (``multiprocessing.Process``, a process pool) runs there, outside this report.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import functools
+import inspect
+import multiprocessing.pool
+import os
+import sysconfig
+import threading
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,8 +48,10 @@ from typing import Any
 
 import torch
 
+from . import _compat
 from .cell import CALL_NAME, is_user_file
 from .reset import code_of, forget_memory
+from .summary import RUNS_PLAIN, describe_settings
 
 __all__ = ["CALL_NAME", "CallCompiler", "compile_target"]
 
@@ -41,44 +64,151 @@ def _orig_of_compiled(obj: Any) -> Any | None:
     return orig if orig is not None and orig is not obj else None
 
 
+ALREADY_COMPILED = "already wrapped with torch.compile"
+
+
 def compile_target(obj: Any) -> tuple[Any | None, str]:
     """``(what Dynamo starts on, why)``, or ``(None, why not)`` for a callee that runs plain."""
     if getattr(obj, "_torchdynamo_disable", False):
         return None, "disabled with torch._dynamo.disable"
     orig = _orig_of_compiled(obj)
     if orig is not None:
-        target, _ = compile_target(orig)
-        return (
-            target if target is not None else orig
-        ), "already wrapped with torch.compile: its original is compiled with this run's options"
+        target, why = compile_target(orig)
+        if target is None and RUNS_PLAIN in why:
+            return None, why  # a coroutine or generator the user compiled: still never handed to Dynamo
+        return (target if target is not None else orig), ALREADY_COMPILED
     if isinstance(obj, torch.nn.Module):
+        if "_compiled_call_impl" in obj.__dict__ and obj.__dict__["_compiled_call_impl"] is not None:
+            return obj, f"{ALREADY_COMPILED} (model.compile())"
         return obj, "an nn.Module"
     if isinstance(obj, type):
         return None, "a class (construction runs plain)"
     fn = obj.__func__ if isinstance(obj, types.MethodType) else obj
     if isinstance(fn, types.FunctionType):
-        if any(is_user_file(f.__code__.co_filename) for f in _wrapped_chain(fn)):
-            return obj, "a function you defined"  # a decorated one too (@torch.no_grad(), functools.wraps)
+        chain = _wrapped_chain(fn)
+        if any(is_user_file(f.__code__.co_filename) for f in chain):
+            never = next((r for f in chain if (r := _never_compiled(f)) is not None), None)
+            if never is not None:
+                return None, never
+            if _in_stdlib(fn.__code__.co_filename):  # @contextmanager, singledispatch, a ContextDecorator's inner
+                return None, (
+                    f"a function of yours wrapped by the standard library ({fn.__module__}.{fn.__qualname__}): {RUNS_PLAIN}"
+                )
+            # a decorated one too (@torch.no_grad(), functools.wraps)
+            return obj, "a method of a class you defined" if isinstance(obj, types.MethodType) else "a function you defined"
         return None, f"library code ({fn.__module__ or fn.__code__.co_filename})"
     call = getattr(type(obj), "__call__", None)  # noqa: B004 - the function itself, to see where it is defined
     if isinstance(call, types.FunctionType) and is_user_file(call.__code__.co_filename):
+        never = _never_compiled(call)
+        if never is not None:
+            return None, never
         return obj.__call__, "a callable object of a class you defined"
     if isinstance(obj, (types.BuiltinFunctionType, types.BuiltinMethodType, types.MethodWrapperType)):
         return None, "a builtin (C) function"
     return None, "library code"
 
 
+_STDLIB = os.path.realpath(sysconfig.get_paths()["stdlib"]) + os.sep
+
+
+def _in_stdlib(filename: str) -> bool:
+    return os.path.realpath(filename).startswith(_STDLIB) and "site-packages" not in filename
+
+
+def _never_compiled(fn: types.FunctionType) -> str | None:
+    """Why a function of the user's is never handed to Dynamo itself, or None."""
+    if inspect.iscoroutinefunction(fn):
+        kind = "a coroutine function (async def)"
+    elif inspect.isasyncgenfunction(fn):
+        kind = "an async generator function"
+    elif inspect.isgeneratorfunction(fn):
+        kind = "a generator function"
+    else:
+        return None
+    return (
+        f"{kind}: {RUNS_PLAIN} (the explorer never hands a coroutine or generator function to "
+        "torch.compile: on a coroutine torch 2.13 fails at the first await and can crash the process)"
+    )
+
+
+#: ``(owner, attribute or None for the callable itself, position, keyword)`` of each API that runs a callable on
+#: another thread: where the callable sits among the call's arguments ([Note: calls scope], Threads).
+_THREAD_APIS: tuple[tuple[Any, str | None, int, str | None], ...] = (
+    (threading.Thread, None, 1, "target"),
+    (threading.Timer, None, 1, "function"),
+    (concurrent.futures.Executor, "submit", 0, None),
+    (concurrent.futures.Executor, "map", 0, None),
+    *(
+        (multiprocessing.pool.ThreadPool, name, 0, "func")
+        for name in ("apply", "apply_async", "map", "map_async", "imap", "imap_unordered", "starmap", "starmap_async")
+    ),
+    (asyncio, "to_thread", 0, None),
+    (asyncio.AbstractEventLoop, "run_in_executor", 1, None),
+)
+
+
+def _thread_api(callee: Any) -> tuple[str, int, str | None] | None:
+    """``(name, position, keyword)`` of the callable argument when ``callee`` runs it on another thread."""
+    if isinstance(callee, type):
+        for owner, attr, pos, kw in _THREAD_APIS:
+            # a subclass with its own __init__ may take other arguments there: only Thread's own signature
+            if (
+                attr is None
+                and isinstance(owner, type)
+                and issubclass(callee, owner)
+                and inspect.getattr_static(callee, "__init__") is owner.__dict__["__init__"]
+            ):
+                return f"{callee.__module__}.{callee.__qualname__}", pos, kw
+        return None
+    if isinstance(callee, types.MethodType):
+        self, name = callee.__self__, callee.__func__.__name__
+        for owner, attr, pos, kw in _THREAD_APIS:
+            # a process pool pickles what it is handed (a compiled wrapper cannot be): it runs in another process
+            if attr == name and isinstance(owner, type) and isinstance(self, owner) and not _in_processes(self):
+                return f"{type(self).__name__}.{name}", pos, kw
+        return None
+    for owner, attr, pos, kw in _THREAD_APIS:
+        if isinstance(owner, types.ModuleType) and attr is not None and getattr(owner, attr, None) is callee:
+            return f"{owner.__name__}.{attr}", pos, kw
+    return None
+
+
+def _in_processes(pool: Any) -> bool:
+    if isinstance(pool, concurrent.futures.ProcessPoolExecutor):
+        return True
+    return isinstance(pool, multiprocessing.pool.Pool) and not isinstance(pool, multiprocessing.pool.ThreadPool)
+
+
 @dataclass
 class CallCompiler:
     """``__dynamo_call__(callee, text, line)``: the compiled wrapper of ``callee``, or ``callee`` itself."""
 
-    optimize: Callable[[Any], Any]
+    #: ``optimizer(user)``: the ``optimize(...)`` to apply to a callee, ``user`` the settings of the user's own
+    #: ``torch.compile`` of it (``_compat.UserCompile``) or None for the run's options
+    optimizer: Callable[[Any], Callable[[Any], Any]]
     #: ``--fresh``: forget the automatic-dynamic memory of each callee's code before it first compiles
     fresh: bool = False
     #: ``--compare-eager``: times each compiled callee's calls ([Note: eager baseline] in baseline.py)
     timer: Any = None
+    #: ``--override-compile-options``: the user's own torch.compile results compile with the run's options
+    override: bool = False
+    #: the run's own options, as a callee row shows them (``Callee.compile``)
+    run_settings: dict[str, Any] = field(default_factory=dict)
+    #: ``claim()``, called on the thread that runs a callable handed to a thread: that thread is the run's
+    #: ([Note: threads] in collectors/dispatch.py)
+    claim: Callable[[], None] | None = None
+    #: the ``torch._dynamo.config`` values the run sets (runner._dynamo_config), set again on such a thread for the
+    #: call: a config override is the thread's own in torch 2.13 (a ContextVar)
+    thread_config: dict[str, Any] = field(default_factory=dict)
     compiled: dict[str, tuple[int, str]] = field(default_factory=dict)  # text -> (first line, why)
     plain: dict[str, tuple[int, str]] = field(default_factory=dict)
+    settings: dict[str, dict[str, Any]] = field(default_factory=dict)  # text -> the options it compiled with
+    threaded: dict[str, tuple[int, str]] = field(default_factory=dict)  # text -> (line, the thread API)
+    #: (name, file, first line) of the codes compiled with the user's own fullgraph=True
+    fullgraph_codes: set[tuple[str, str, int]] = field(default_factory=set)
+    #: the globals of each function compiled (by id), with the Dynamo import aliases they held before: what the
+    #: run added is taken out afterwards (runner._drop_import_aliases)
+    globals_before: dict[int, tuple[dict[str, Any], frozenset[str]]] = field(default_factory=dict)
     _wrappers: dict[tuple[int, int], tuple[Any, Any]] = field(default_factory=dict)
 
     def __call__(self, callee: Any, text: str, line: int) -> Any:
@@ -86,25 +216,94 @@ class CallCompiler:
         hit = self._wrappers.get(key)
         if hit is not None and _same(hit[0], callee):
             return hit[1]
-        target, why = compile_target(callee)
-        if target is None:
-            self.plain.setdefault(text, (line, why))
-            self._wrappers[key] = (callee, callee)
-            return callee
-        if self.fresh:
-            code = code_of(target)
-            if code is not None:
-                forget_memory(code)
-        wrapper = self.optimize(target)
-        if self.timer is not None:
-            wrapper = self.timer.wrap(text, line, wrapper)
-        self.compiled.setdefault(text, (line, why))
+        api = _thread_api(callee)
+        if api is not None:
+            self.plain.setdefault(text, (line, "runs plain; the function it is handed is compiled where its thread calls it"))
+            return self._handing_over(callee, api, line)
+        wrapper = self._compiled(callee, text, line)
         self._wrappers[key] = (callee, wrapper)
         return wrapper
 
+    def _compiled(self, callee: Any, text: str, line: int) -> Any:
+        """``callee``'s compiled wrapper (made once per run), or ``callee`` when it runs plain."""
+        target, why = compile_target(callee)
+        if target is None:
+            self.plain.setdefault(text, (line, why))
+            return callee
+        user = None if self.override else _compat.user_compile(callee)
+        if why.startswith(ALREADY_COMPILED):
+            why += (
+                ": compiled with this run's options (--override-compile-options)"
+                if self.override or user is None
+                else ": compiled with its own options"
+            )
+        code = code_of(target)
+        if self.fresh and code is not None:
+            forget_memory(code)
+        scope = _globals_of(target)
+        if scope is not None and id(scope) not in self.globals_before:
+            aliases = frozenset(n for n in scope if n.startswith(_compat.IMPORT_ALIAS_PREFIX))
+            self.globals_before[id(scope)] = (scope, aliases)
+        if user is not None and user.fullgraph and code is not None:
+            self.fullgraph_codes.add((code.co_name, code.co_filename, code.co_firstlineno))
+        wrapper = self.optimizer(user)(target)
+        if self.timer is not None:
+            wrapper = self.timer.wrap(text, line, wrapper)
+        self.compiled.setdefault(text, (line, why))
+        self.settings.setdefault(text, _settings_row(user) if user is not None else dict(self.run_settings))
+        return wrapper
+
+    def _handing_over(self, callee: Any, api: tuple[str, int, str | None], line: int) -> Any:
+        """``callee`` (a thread API) called with the callable it runs on another thread compiled instead."""
+        name, pos, kw = api
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if name.endswith("run_in_executor") and args and _in_processes(args[0]):
+                return callee(*args, **kwargs)  # another process: it pickles what it is handed
+            if kw is not None and kw in kwargs:
+                kwargs[kw] = self._handed(kwargs[kw], name, line)
+            elif len(args) > pos:
+                args = (*args[:pos], self._handed(args[pos], name, line), *args[pos + 1 :])
+            return callee(*args, **kwargs)
+
+        return call
+
+    def _handed(self, fn: Any, api: str, line: int) -> Any:
+        if not callable(fn):
+            return fn
+        text = getattr(fn, "__qualname__", None) or type(fn).__name__
+        key = _identity(fn)
+        hit = self._wrappers.get(key)
+        if hit is not None and _same(hit[0], fn):
+            wrapper = hit[1]
+        else:
+            wrapper = self._compiled(fn, text, line)
+            self._wrappers[key] = (fn, wrapper)
+        if wrapper is fn:
+            return fn
+        self.threaded.setdefault(text, (line, api))
+        claim = self.claim
+        if claim is None:
+            return wrapper
+
+        config = self.thread_config
+
+        def claimed(*args: Any, **kwargs: Any) -> Any:
+            claim()
+            with torch._dynamo.config.patch(**config):
+                return wrapper(*args, **kwargs)
+
+        # the user's function's name and attributes: Thread names itself after its target ("Thread-1 (work)")
+        return functools.update_wrapper(claimed, fn, updated=())
+
     def callees(self) -> list[dict[str, Any]]:
         """The report's ``callees``: every distinct callee in first-call order."""
-        rows = [{"name": t, "line": ln, "compiled": True, "why": why} for t, (ln, why) in self.compiled.items()]
+        rows = []
+        for t, (ln, why) in self.compiled.items():
+            row: dict[str, Any] = {"name": t, "line": ln, "compiled": True, "why": why, "compile": self.settings.get(t)}
+            if t in self.threaded:
+                row["thread_api"] = self.threaded[t][1]
+            rows.append(row)
         rows += [
             {"name": t, "line": ln, "compiled": False, "why": why}
             for t, (ln, why) in self.plain.items()
@@ -117,11 +316,21 @@ class CallCompiler:
         parts = []
         if self.compiled:
             parts.append(
-                "compiled with torch.compile: " + ", ".join(f"{t} (line {ln}, {why})" for t, (ln, why) in self.compiled.items())
+                "compiled with torch.compile: "
+                + ", ".join(f"{t} (line {ln}, {self._how(t, why)})" for t, (ln, why) in self.compiled.items())
             )
         else:
             parts.append("no call compiled anything")
-        lib = {t: v for t, v in self.plain.items() if "library" in v[1]}
+        never = {t: v for t, v in self.plain.items() if RUNS_PLAIN in v[1]}
+        if never:
+            parts.append(
+                "ran as plain Python: "
+                + ", ".join(f"{t} (line {ln}, {why.split(':', 1)[0]})" for t, (ln, why) in never.items())
+                + " (the explorer never hands a coroutine or generator function, or one a standard-library decorator "
+                "wraps, to torch.compile; call the functions it uses from the cell, or from a plain function, to "
+                "compile them)"
+            )
+        lib = {t: v for t, v in self.plain.items() if "library" in v[1] and t not in self.compiled}
         if lib:
             shown = list(lib.items())[:6]
             more = f" and {len(lib) - len(shown)} more" if len(lib) > len(shown) else ""
@@ -132,6 +341,54 @@ class CallCompiler:
                 + " (wrap a call in a function you define to compile it)"
             )
         return "; ".join(parts)
+
+    def _how(self, text: str, why: str) -> str:
+        where = f", called on another thread by {self.threaded[text][1]}" if text in self.threaded else ""
+        settings = self.settings.get(text)
+        if settings is not None and why.endswith("with its own options"):
+            return f"{why}: {describe_settings(settings)}{where}"
+        return f"{why}{where}"
+
+
+def _globals_of(target: Any) -> dict[str, Any] | None:
+    """The globals a compiled callee's code runs with: a function's, a method's, a module's ``forward``'s."""
+    if isinstance(target, torch.nn.Module):
+        target = type(target).forward
+    fn = getattr(target, "__func__", target)
+    scope = getattr(fn, "__globals__", None)
+    return scope if isinstance(scope, dict) else None
+
+
+def _settings_row(user: _compat.UserCompile) -> dict[str, Any]:
+    """``Callee.compile`` for a callable the user compiled: the options its own torch.compile gave it."""
+    return {
+        "origin": "torch.compile",
+        "backend": user.backend_name,
+        "mode": user.mode,
+        "dynamic": user.dynamic,
+        "fullgraph": user.fullgraph,
+        "options": {k: _jsonable(v) for k, v in sorted(user.options.items())} if user.options else None,
+        "recompile_limit": user.recompile_limit,
+    }
+
+
+def run_settings(
+    backend: str, mode: str | None, dynamic: bool | None, fullgraph: bool, recompile_limit: int | None
+) -> dict[str, Any]:
+    """``Callee.compile`` for a callee compiled with the run's options (the ``%%dynamo`` line's)."""
+    return {
+        "origin": "run",
+        "backend": backend,
+        "mode": mode,
+        "dynamic": dynamic,
+        "fullgraph": fullgraph,
+        "options": None,
+        "recompile_limit": recompile_limit,
+    }
+
+
+def _jsonable(value: Any) -> Any:
+    return value if isinstance(value, (bool, int, float, str)) or value is None else repr(value)
 
 
 def _wrapped_chain(fn: Any) -> list[Any]:

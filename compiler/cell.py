@@ -187,10 +187,11 @@ def _auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any]) -> tuple[str, 
     """``calls`` when the cell's own code calls a function or ``nn.Module`` ([Note: calls scope]), else ``cell``.
 
     A call counts when its callee is a name the cell binds (``model = Net()`` ... ``model(x)``,
-    ``def step(...)`` ... ``step(x)``, ``for layer in layers: layer(x)``) or resolves, without running
-    anything, to a function, method or module Dynamo would compile (``model(x)``, ``trainer.step(x)``
-    with ``model`` / ``trainer`` from an earlier cell). Calls of classes, builtins, imported names and
-    library attributes (``torch.randn``, ``x.sin()``, ``model.generate``) do not count.
+    ``def step(...)`` ... ``step(x)``, ``for layer in layers: layer(x)``), a method of a class the cell
+    defines called on an instance the cell makes (``cfg = Cfg(); cfg.apply(x)``, ``Svc().run(x)``), or
+    resolves, without running anything, to a function, method or module Dynamo would compile (``model(x)``,
+    ``trainer.step(x)`` with ``model`` / ``trainer`` from an earlier cell). Calls of classes, builtins,
+    imported names and library attributes (``torch.randn``, ``x.sin()``, ``model.generate``) do not count.
     """
     from .calls import compile_target
 
@@ -202,10 +203,19 @@ def _auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any]) -> tuple[str, 
         for a in s.names
     }
     bound = set(_bound_names(stmts)) - classes - imported
+    methods = _cell_methods(stmts, namespace)
+    instances = _instances(stmts, methods)
     rule = "torch.compile is applied to each function and nn.Module the cell calls; the rest of the cell runs as plain Python"
+    functions = {s.name for s in _toplevel_nodes(stmts) if isinstance(s, ast.FunctionDef)}
     for node in _toplevel_nodes(stmts):
         if not isinstance(node, ast.Call):
             continue
+        handed = _handed_to_thread(node, functions, namespace)
+        if handed is not None:
+            return "calls", f"the cell hands {handed} (line {node.lineno}), which calls it on another thread: {rule}"
+        method = _method_called(node.func, instances, methods)
+        if method is not None:
+            return "calls", f"the cell calls {method}() (line {node.lineno}), a method of a class it defines: {rule}"
         dotted = _dotted_name(node.func)
         if dotted is None:
             continue
@@ -219,10 +229,117 @@ def _auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any]) -> tuple[str, 
                 target = None
             if target is not None:
                 return "calls", f"the cell calls {dotted}() (line {node.lineno}): {rule}"
+    star = next(
+        (n for n in _toplevel_nodes(stmts) if isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)), None
+    )
+    if star is not None:  # a compiled frame cannot hold it (scope 'cell' refuses it): run the cell as plain Python
+        return "calls", (
+            f"the cell calls no function or nn.Module of its own, and its `from {star.module} import *` (line "
+            f"{star.lineno}) cannot run inside one compiled frame: {rule}"
+        )
     return (
         "cell",
         "the cell's top level calls no function or nn.Module of its own, so its top-level code is compiled as one frame, as torch.compile on a function holding it would",
     )
+
+
+# What runs a callable on another thread (calls.py, _THREAD_APIS), by the name a cell calls it with: a bare name
+# (``Thread(target=f)``) or an attribute (``threading.Thread``, ``pool.submit``, ``loop.run_in_executor``)
+_THREAD_NAMES = frozenset({"Thread", "Timer", "to_thread"})
+_THREAD_METHODS = _THREAD_NAMES | {
+    "submit",
+    "map",
+    "starmap",
+    "apply",
+    "apply_async",
+    "map_async",
+    "imap",
+    "imap_unordered",
+    "starmap_async",
+    "run_in_executor",
+}
+
+
+def _handed_to_thread(call: ast.Call, functions: set[str], namespace: dict[str, Any]) -> str | None:
+    """``work to threading.Thread`` when ``call`` hands a function of the user's to a thread API, else None."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        if func.id not in _THREAD_NAMES:
+            return None
+    elif not (isinstance(func, ast.Attribute) and func.attr in _THREAD_METHODS):
+        return None
+    for arg in [*call.args, *(k.value for k in call.keywords)]:
+        if not isinstance(arg, ast.Name):
+            continue
+        obj = namespace.get(arg.id)
+        mine = arg.id in functions or (isinstance(obj, types.FunctionType) and is_user_file(obj.__code__.co_filename))
+        if mine:
+            return f"{arg.id} to {ast.unparse(func)}"
+    return None
+
+
+def _cell_methods(stmts: list[ast.stmt], namespace: dict[str, Any]) -> dict[str, set[str]]:
+    """Each class the cell defines -> the methods it has: its own, and those of its bases the cell defines or
+    that are classes of the user's from the namespace (an earlier cell, the user's files)."""
+    defined = {s.name: s for s in _toplevel_nodes(stmts) if isinstance(s, ast.ClassDef)}
+    out: dict[str, set[str]] = {}
+
+    def of(name: str, seen: frozenset[str]) -> set[str]:
+        node = defined[name]
+        found = {b.name for b in node.body if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        for base in node.bases:
+            base_name = _dotted_name(base)
+            if base_name in defined and base_name not in seen:
+                found |= of(base_name, seen | {base_name})
+            elif base_name is not None and "." not in base_name:
+                cls = namespace.get(base_name)
+                if isinstance(cls, type):
+                    found |= _user_methods(cls)
+        return found
+
+    for name in defined:
+        out[name] = of(name, frozenset({name}))
+    return out
+
+
+def _user_methods(cls: type) -> set[str]:
+    """The names of the methods a class (and its bases) defines in the user's own code."""
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        for attr, value in vars(klass).items():
+            fn = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
+            if isinstance(fn, types.FunctionType) and is_user_file(fn.__code__.co_filename):
+                names.add(attr)
+    return names
+
+
+def _instances(stmts: list[ast.stmt], methods: dict[str, set[str]]) -> dict[str, str]:
+    """Names the cell's own code binds to an instance of a class it defines (``cfg = Cfg()``) -> the class."""
+    out: dict[str, str] = {}
+    for node in _toplevel_nodes(stmts):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call):
+            cls = _dotted_name(node.value.func)
+            if cls not in methods:
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Name):
+                    out[t.id] = cls
+    return out
+
+
+def _method_called(func: ast.AST, instances: dict[str, str], methods: dict[str, set[str]]) -> str | None:
+    """``cfg.apply`` / ``Svc().run`` when ``func`` calls a method of a class the cell defines, else None."""
+    if not isinstance(func, ast.Attribute):
+        return None
+    owner = func.value
+    if isinstance(owner, ast.Name) and owner.id in instances:
+        cls = instances[owner.id]
+    elif isinstance(owner, ast.Call) and _dotted_name(owner.func) in methods:
+        cls = str(_dotted_name(owner.func))
+    else:
+        return None
+    return ast.unparse(func) if func.attr in methods[cls] else None
 
 
 _MISSING = object()
@@ -255,6 +372,7 @@ def _resolve_static(dotted: str, namespace: dict[str, Any]) -> Any:
     return obj
 
 
+_HERE = os.path.dirname(os.path.abspath(__file__))
 _LIBRARY_DIRS = tuple(
     os.path.realpath(p) + os.sep
     for p in {
@@ -263,6 +381,8 @@ _LIBRARY_DIRS = tuple(
         sysconfig.get_paths()["platlib"],
         sys.prefix,
         sys.base_prefix,
+        _HERE,  # the explorer's own code is never the user's, even from a checkout (an editable install)
+        os.path.join(os.path.dirname(_HERE), "kernel_ext"),
     }
 )
 

@@ -9,7 +9,9 @@ self-contained page, ``kernel_ext.export``; declared once in ``compiler.options.
 
 Exit status: 0 success; 1 the script raised (the report is still written, with ``error`` filled in), or the
 page could not be made after the run; 2 bad usage, an output that cannot be written, an unbuilt standalone
-renderer or a syntax error (one line naming the fix, no Python traceback), all before the script runs.
+renderer or a syntax error (one line naming the fix, no Python traceback), all before the script runs. A
+``SystemExit`` of the script ends the CLI as it ends ``python SCRIPT.py``, without a traceback and with the
+report written: ``sys.exit(3)`` exits 3, ``sys.exit("msg")`` prints msg to stderr and exits 1, ``sys.exit()`` 0.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import sys
 import traceback
 import types
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .options import add_arguments, unwritable
 
@@ -95,10 +97,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     saved_main = sys.modules.get("__main__")
     sys.modules["__main__"] = main
     sys.path.insert(0, os.path.dirname(filename))
+    saved_argv = sys.argv
+    sys.argv = [args.script]  # as ``python SCRIPT.py`` gives it: the script's own path, no arguments
     if options.compare_eager:
         print(f"dynamo-explorer: {NOTICE}", file=sys.stderr)
     if options.try_fix is not None:  # [Note: try a fix]: the CLI has no earlier run, the script runs twice
         print(f"dynamo-explorer: {try_notice(options.try_fix, None)}", file=sys.stderr)
+    stdout = sys.stdout
+    sys.stdout = watched = _LastLine(stdout)  # type: ignore[assignment]
     try:
         run = run_cell(source, main.__dict__, options, filename=filename)
     except SyntaxError as exc:
@@ -108,11 +114,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"dynamo-explorer: error: {args.script}: {exc}", file=sys.stderr)
         return 2
     finally:
+        if sys.stdout is watched:
+            sys.stdout = stdout
+        sys.argv = saved_argv
         sys.path.remove(os.path.dirname(filename))
         if saved_main is not None:
             sys.modules["__main__"] = saved_main
     if args.json is not None:
         write_report(run.report, args.json)
+    if not watched.at_line_start:
+        print()  # the script's last line had no newline: the summary starts a line of its own
     print(one_line(run.report))
     status = 0
     if args.html is not None:
@@ -125,10 +136,39 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = 1
         else:
             print(f"dynamo-explorer: {written(args.html)}")
+    if isinstance(run.exception, SystemExit):
+        return exit_status(run.exception) or status
     if run.exception is not None:
         traceback.print_exception(run.exception)
         return 1
     return status
+
+
+class _LastLine:
+    """``sys.stdout`` while the script runs, remembering whether what it wrote last ended a line."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.at_line_start = True
+
+    def write(self, text: str) -> int:
+        if text:
+            self.at_line_start = text.endswith("\n")
+        return self._stream.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def exit_status(exc: SystemExit) -> int:
+    """The status the interpreter gives an uncaught ``SystemExit`` (and what it prints): ``None`` is 0, an
+    int is itself, anything else is printed to stderr and is 1."""
+    if exc.code is None:
+        return 0
+    if isinstance(exc.code, int):
+        return exc.code
+    print(exc.code, file=sys.stderr)
+    return 1
 
 
 def write_report(report: dict, path: str) -> None:

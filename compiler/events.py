@@ -2,18 +2,21 @@
 
 Holds:
 - ``TraceEvent`` and ``StructuredStream``: a ``logging.Handler`` on torch's structured-trace logger
-  (``torch.__trace``, the stream tlparse reads) keeping only this run's, this thread's records;
+  (``torch.__trace``, the stream tlparse reads) keeping this run's records;
 - ``BreakLog``: a handler for Dynamo's ``graph_breaks`` artifact log (see ``_compat.graph_break_log``);
 - ``TorchLogDiverter``: a filter on torch's own stderr handlers that moves Dynamo's warnings and
   errors into the report instead of the user's stderr (the user's own logging is untouched);
 - ``TorchWarningDiverter``: the same for ``warnings.warn`` raised from inside torch.
+
+A handler keeps the records of any thread that ``accept()`` says belongs to the run (its default: every
+thread): Dynamo compiles on whichever thread runs the code (a thread the cell started, autograd's device thread
+compiling a backward), one compile at a time ([Note: threads] in collectors/dispatch.py).
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import threading
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -58,20 +61,20 @@ class TraceEvent:
 
 
 class StructuredStream(logging.Handler):
-    """Collects structured-trace records of the current thread while installed.
+    """Collects structured-trace records (of any thread) while installed.
 
     Adding any handler to ``torch.__trace`` is what turns emission on (no env var, no file).
     ``on_event`` is called for each kept event (used for live progress).
     """
 
-    def __init__(self, on_event: Callable[[TraceEvent], None] | None = None) -> None:
+    def __init__(self, on_event: Callable[[TraceEvent], None] | None = None, accept: Callable[[], bool] | None = None) -> None:
         super().__init__(level=logging.DEBUG)
         self.events: list[TraceEvent] = []
-        self._thread = threading.get_ident()
         self._on_event = on_event
+        self._accept = accept
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.thread != self._thread:
+        if self._accept is not None and not self._accept():
             return
         md = getattr(record, "metadata", None) or {}
         kind = next((k for k in md if k not in _RESERVED), None)
@@ -103,16 +106,13 @@ class StructuredStream(logging.Handler):
 
 
 class BreakLog(logging.Handler):
-    """Keeps ``(compile id, message)`` of each graph-break log record of the current thread."""
+    """Keeps ``(compile id, message)`` of each graph-break log record."""
 
     def __init__(self) -> None:
         super().__init__(level=logging.DEBUG)
         self.records: list[tuple[str | None, str]] = []
-        self._thread = threading.get_ident()
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.thread != self._thread:
-            return
         from ._compat import current_trace_id
 
         setattr(record, _TAKEN, True)
@@ -135,13 +135,13 @@ class CapturedLog:
 
 
 class _DivertFilter(logging.Filter):
-    def __init__(self, sink: list[CapturedLog], seen: set[int], thread: int) -> None:
+    def __init__(self, sink: list[CapturedLog], seen: set[int], accept: Callable[[], bool] | None) -> None:
         super().__init__()
-        self.sink, self.seen, self.thread = sink, seen, thread
+        self.sink, self.seen, self.accept = sink, seen, accept
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.thread != self.thread:
-            return True
+        if self.accept is not None and not self.accept():
+            return True  # another thread's record: printed as usual
         if getattr(record, _TAKEN, False):  # already in the report as what it describes
             return False
         if id(record) not in self.seen:
@@ -155,14 +155,15 @@ class _DivertFilter(logging.Filter):
 class TorchLogDiverter:
     """While installed, records that torch's own handlers would print go to ``self.records``."""
 
-    def __init__(self) -> None:
+    def __init__(self, accept: Callable[[], bool] | None = None) -> None:
         self.records: list[CapturedLog] = []
         self._installed: list[tuple[logging.Handler, logging.Filter]] = []
+        self._accept = accept
 
     def __enter__(self) -> TorchLogDiverter:
         from torch._logging._internal import _is_torch_handler
 
-        filt = _DivertFilter(self.records, set(), threading.get_ident())
+        filt = _DivertFilter(self.records, set(), self._accept)
         for name, logger in list(logging.root.manager.loggerDict.items()):
             if not isinstance(logger, logging.Logger) or not name.startswith("torch") or name == trace_log.name:
                 continue

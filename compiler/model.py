@@ -16,15 +16,18 @@ from .schema import SCHEMA_VERSION
 __all__ = [
     "AutomaticDynamic",
     "BackwardProfile",
+    "CallsProfile",
     "CodeInfo",
     "CompileReport",
     "Coverage",
+    "CudaGraph",
     "Decision",
     "Diagnostic",
     "DispatchCode",
     "DispatchEntry",
     "DispatchFallback",
     "DispatchGuard",
+    "DynamoReset",
     "EagerBaseline",
     "EagerGap",
     "EntryProfile",
@@ -309,6 +312,16 @@ class Diagnostic:
 
 
 @dataclass(**_kw)
+class DynamoReset:
+    """A ``torch._dynamo.reset()`` the cell made while it ran (``report.resets``)."""
+
+    line: int | None
+    frames_before: int
+    next_frame_id: int | None
+    message: str
+
+
+@dataclass(**_kw)
 class SourceExcerpt:
     first_line: int
     text: str
@@ -330,6 +343,19 @@ class KernelProfile:
 
 
 @dataclass(**_kw)
+class CallsProfile:
+    """Calls of one compiled graph measured together: its first call, or the calls after it (the steady state)."""
+
+    calls: int
+    host_ms: float
+    compile_ms: float
+    device_ms: float | None
+    kernels: int
+    compile_device_ms: float | None
+    compile_kernels: int
+
+
+@dataclass(**_kw)
 class GraphProfile:
     graph_id: int | None
     compile_id: str
@@ -339,6 +365,8 @@ class GraphProfile:
     device_ms: float | None
     ops: int
     kernels: list[KernelProfile] = field(default_factory=list)
+    first_call: CallsProfile | None = None
+    steady: CallsProfile | None = None
 
 
 @dataclass(**_kw)
@@ -390,6 +418,9 @@ class BackwardProfile:
     compiled_ms: float
     eager_nodes: int
     eager_ms: float
+    compile_ms: float = 0.0
+    device_ms: float | None = None
+    other_thread_calls: int = 0
 
 
 @dataclass(**_kw)
@@ -407,6 +438,9 @@ class Profile:
     eager: list[EagerGap]
     coverage: Coverage
     backward: BackwardProfile
+    eager_device_ms: float | None = None
+    compile_device_ms: float | None = None
+    eager_kernels: list[KernelProfile] = field(default_factory=list)
 
 
 @dataclass(**_kw)
@@ -570,6 +604,27 @@ class DispatchFallback:
 
 
 @dataclass(**_kw)
+class CudaGraph:
+    """What became of CUDA graphs for one compiled graph (``report.cudagraphs``; collectors/cudagraphs.py)."""
+
+    compile_id: str
+    kind: str  # forward | backward | inference
+    graph_id: int | None
+    status: str  # recorded | rerecorded | skipped | not_recorded
+    reason: str | None
+    skipped_at: str | None  # compile | run
+    from_forward: bool
+    explanation: str | None
+    partitions: int | None
+    recordings: int
+    rerecord_reasons: list[str]
+    warmups: int
+    calls: int | None
+    replays: int | None
+    eager_runs: int | None
+
+
+@dataclass(**_kw)
 class DispatchCode:
     code: CodeInfo
     entries: list[DispatchEntry]
@@ -597,6 +652,7 @@ class CompileReport:
     error: ErrorInfo | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=lambda: {"wall_s": 0.0, "compile_s": 0.0, "capture_s": 0.0})
+    resets: list[DynamoReset] = field(default_factory=list)
     callees: list[dict[str, Any]] = field(default_factory=list)
     dynamo_counters: dict[str, Any] = field(default_factory=dict)
     sources: list[SourceFile] = field(default_factory=list)
@@ -606,6 +662,7 @@ class CompileReport:
     try_fix: TryFix | None = None
     dispatch: list[DispatchCode] = field(default_factory=list)
     trace_steps: TraceSteps | None = None
+    cudagraphs: list[CudaGraph] = field(default_factory=list)
 
     def frame(self, compile_id: str) -> Frame | None:
         return next((f for f in self.frames if f.compile_id == compile_id), None)

@@ -1,5 +1,5 @@
 """Run options, declared once: ``RunOptions`` (backend, mode, dynamic, fullgraph, scope, recompile limit,
-decompile, fresh, profile, compare_eager, trace_steps, decisions) and ``OPTIONS``, their command-line form, plus ``OUTPUTS``, the report files both front ends
+decompile, fresh, profile, compare_eager, trace_steps, decisions, override_compile_options) and ``OPTIONS``, their command-line form, plus ``OUTPUTS``, the report files both front ends
 can write (``--html``: the standalone page). Both the CLI's and the ``%%dynamo`` magic's arguments are made
 from them (``add_arguments``; ``RunOptions.from_args`` reads the run options back). ``unwritable(path,
 flag)`` says why an output path cannot be written, for both to refuse it before anything runs.
@@ -53,6 +53,9 @@ class RunOptions:
     trace_steps: str | None = None  # --trace-steps [FRAME]: '' = the first frame compiled ([Note: trace steps])
     trace_steps_max: int = TRACE_STEPS_MAX
     decisions: bool = False  # --decisions: record Dynamo's inline / skip decision for each call ([Note: decisions])
+    # --override-compile-options: what the user compiled with their own torch.compile(...) compiles with this run's
+    # options too ([Note: calls scope]); by default it keeps the options the user gave it
+    override_compile_options: bool = False
 
     def validate(self) -> RunOptions:
         """Return ``self`` when usable, else raise ``UsageError`` with a one-line fix."""
@@ -170,6 +173,15 @@ OPTIONS: tuple[Option, ...] = (
         "not what torch.compile does",
         "--scope cell",
         metavar="SCOPE",
+    ),
+    Option(
+        "override_compile_options",
+        "--override-compile-options",
+        "compile what the cell already compiled with its own torch.compile(...) (or model.compile(...)) with this "
+        "line's --backend, --mode, --dynamic and --fullgraph too; without it, such a callable keeps the options it "
+        "was given (backend, mode, options, dynamic, fullgraph) and the header says which",
+        "--override-compile-options --backend eager",
+        switch=True,
     ),
     Option(
         "recompile_limit",

@@ -22,6 +22,7 @@ import builtins
 import contextlib
 import itertools
 import linecache
+import os
 import platform
 import time
 import types
@@ -32,9 +33,9 @@ from typing import Any
 import torch
 
 from . import _compat
-from .backend import explorer_backend, is_explorer_backend, set_capture
+from .backend import ExplorerBackend, explorer_backend, is_explorer_backend, set_capture
 from .baseline import CallTimer, EagerCalls, baseline
-from .calls import CALL_NAME, CallCompiler
+from .calls import CALL_NAME, CallCompiler, run_settings
 from .cell import ANCHOR_NAME, OUT_NAME, UNBOUND, UNBOUND_NAME, CellProgram, prepare
 from .collectors import DEFAULT_COLLECTORS, CaptureContext, Collector, ordered
 from .collectors.base import gc_paused
@@ -47,6 +48,19 @@ from .schema import report_errors
 __all__ = ["CellRun", "Progress", "run_cell"]
 
 _cell_counter = itertools.count(1)
+
+# Dynamo never traces the explorer's own code (its hooks can run while frame evaluation is live): every module of
+# compiler/ and kernel_ext/, for the life of the process (they are never the user's code: cell.is_user_file)
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_compat.never_trace(
+    [
+        path
+        for folder in ("compiler", "compiler/collectors", "compiler/schema", "kernel_ext")
+        for name in sorted(os.listdir(os.path.join(_ROOT, folder)))
+        if name.endswith(".py")
+        for path in {os.path.join(_ROOT, folder, name), os.path.realpath(os.path.join(_ROOT, folder, name))}
+    ]
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +128,7 @@ def run_cell(
     program = prepare(source, filename, namespace, options.scope)
     namespace.setdefault("__builtins__", builtins)
 
+    aliases_before = frozenset(n for n in namespace if n.startswith(_compat.IMPORT_ALIAS_PREFIX))
     ctx = CaptureContext(program=program, options=options, on_progress=_throttled(on_progress), label_file=label_file)
     report = CompileReport(
         torch_version=str(torch.__version__),
@@ -155,10 +170,14 @@ def run_cell(
         value = None
     finally:
         _drop_explorer_caches(ctx)
+        scopes = [(namespace, aliases_before), *(scaffold.calls.globals_before.values() if scaffold.calls else ())]
+        _drop_import_aliases(ctx, scopes)
     report.timings["wall_s"] = time.perf_counter() - started
+    report.resets = ctx.resets
     if scaffold.calls is not None:
         report.scope_reason = f"{program.scope_reason}. {scaffold.calls.summary()}"
         report.callees = scaffold.calls.callees()
+        ctx.fullgraph_codes = scaffold.calls.fullgraph_codes
     plain: tuple[float, CallTimer] | None = None
     if options.compare_eager and exception is None:  # [Note: eager baseline] in baseline.py
         eager_timer = CallTimer()
@@ -219,21 +238,34 @@ def _execute(
     program: CellProgram, namespace: dict[str, Any], options: RunOptions, hooks: Dispatcher, scaffold: _Scaffold
 ) -> None:
     backend = explorer_backend(options.backend, options.mode, options.dynamic)
-    optimize = torch._dynamo.optimize(
-        backend,
-        nopython=options.fullgraph,
-        dynamic=options.dynamic,
-        guard_export_fn=hooks.guard_export_fn(),
-        guard_fail_fn=hooks.guard_fail_fn(),
-    )
+    watch = {"guard_export_fn": hooks.guard_export_fn(), "guard_fail_fn": hooks.guard_fail_fn()}
+    optimize = torch._dynamo.optimize(backend, nopython=options.fullgraph, dynamic=options.dynamic, **watch)
     started = time.perf_counter()
     try:
         if program.scope == "calls":  # [Note: calls scope] in calls.py
             assert program.module_code is not None
+            theirs: dict[int, Callable[[Any], Any]] = {}  # one optimize(...) per user compile, for this run
+
+            def optimizer(user: _compat.UserCompile | None) -> Callable[[Any], Any]:
+                chosen: Callable[[Any], Any] = optimize
+                if user is not None:  # the callable's own torch.compile options ([Note: calls scope])
+                    key = id(user.backend)
+                    if key not in theirs:
+                        wrapping = ExplorerBackend.wrapping(user.backend_name, user.backend)
+                        theirs[key] = _raising(torch._dynamo.optimize(wrapping, **user.optimize_kwargs(), **watch))
+                    chosen = theirs[key]
+                return scaffold.fix.optimize(chosen) if scaffold.fix is not None else chosen
+
             scaffold.calls = CallCompiler(
-                scaffold.fix.optimize(optimize) if scaffold.fix is not None else optimize,
+                optimizer,
                 fresh=options.fresh,
                 timer=scaffold.timer,
+                override=options.override_compile_options,
+                claim=hooks.ctx.claim_thread,
+                thread_config=_config_values(options, program.scope),
+                run_settings=run_settings(
+                    options.backend, options.mode, options.dynamic, options.fullgraph, options.recompile_limit
+                ),
             )
             if CALL_NAME not in namespace:
                 scaffold.added_names.append(CALL_NAME)
@@ -248,6 +280,22 @@ def _execute(
             optimize(_cell_function(program, namespace, scaffold))()
     finally:
         scaffold.ran_s = time.perf_counter() - started
+
+
+def _raising(optimize: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``optimize`` whose compiled callables run with Dynamo's default ``suppress_errors=False``: the user's own
+    ``torch.compile`` result raises what it raises without the explorer (the run suppresses errors: ``_dynamo_config``)."""
+
+    def compile_raising(target: Any) -> Any:
+        compiled = optimize(target)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with torch._dynamo.config.patch(suppress_errors=False):
+                return compiled(*args, **kwargs)
+
+        return call
+
+    return compile_raising
 
 
 def _run_plain(program: CellProgram, namespace: dict[str, Any], timer: CallTimer) -> tuple[float, BaseException | None]:
@@ -296,40 +344,73 @@ def _restore_namespace(program: CellProgram, namespace: dict[str, Any], scaffold
         namespace.pop(n, None)
 
 
-@contextlib.contextmanager
-def _dynamo_config(options: RunOptions, scope: str) -> Iterator[None]:
-    patch: dict[str, Any] = {}
-    if scope != "calls":  # calls: Dynamo's own defaults, so the run is what torch.compile does
-        # all-frames uses optimize(...) as a context manager, as the original torchdynamo did
+def _config_values(options: RunOptions, scope: str) -> dict[str, Any]:
+    """The ``torch._dynamo.config`` values a run sets."""
+    # a frame Dynamo cannot compile (a fake-tensor error while tracing, a recursion too deep to trace) runs
+    # eagerly, so the cell behaves as plain Python and the error lands in the report; fullgraph still raises, and a
+    # callable the user compiled with their own torch.compile raises as it would without the explorer (_raising)
+    patch: dict[str, Any] = {"suppress_errors": not options.fullgraph}
+    if scope != "calls":  # all-frames uses optimize(...) as a context manager, as the original torchdynamo did
         patch["raise_on_ctx_manager_usage"] = False
-        # a frame Dynamo cannot compile (e.g. a fake-tensor error while tracing) runs eagerly, so the
-        # cell behaves as plain Python and the error lands in the report; fullgraph still raises
-        patch["suppress_errors"] = not options.fullgraph
     if options.recompile_limit is not None:
         patch["recompile_limit"] = options.recompile_limit
-    with torch._dynamo.config.patch(**patch):
+    return patch
+
+
+@contextlib.contextmanager
+def _dynamo_config(options: RunOptions, scope: str) -> Iterator[None]:
+    """The config values the run needs, each put back afterwards unless the cell set it meanwhile (then the
+    cell's value stays, as it would after a plain run)."""
+    patch = _config_values(options, scope)
+    config = torch._dynamo.config
+    before = {name: getattr(config, name) for name in patch}
+    for name, value in patch.items():
+        setattr(config, name, value)
+    try:
         yield
+    finally:
+        for name, value in patch.items():
+            if getattr(config, name) == value:  # still ours: the cell did not set it
+                setattr(config, name, before[name])
 
 
 def _drop_explorer_caches(ctx: CaptureContext) -> None:
-    """Forget every cache entry the explorer made, and their helper globals; keep the user's own entries.
+    """Forget every cache entry the explorer made, and their helper globals; keep the user's own entries (and the
+    helper globals their code calls: a function the user compiled that compiled during the run keeps working).
 
     A code whose entries all came from the explorer is reset; one that also holds entries of the user's
     own ``torch.compile`` keeps those and loses only the explorer's (``invalidate_entries``), so the
     next run compiles (and reports) again and the user's compiled function keeps its cache.
     """
+    ran_ours: set[int] = set()  # the modified code of each of the explorer's entries: its helper globals go too
     for code in ctx.codes_seen:
         entries = _compat.cache_entries(code)
         ours = [e for e in entries if is_explorer_backend(e.backend)]
         if not ours:
             continue
+        ran_ours.update(id(e.code) for e in ours if e.code is not None)
         if len(ours) == len(entries):
             _compat.drop_code_cache(code)
         else:
             _compat.invalidate_entries(ours, "dropped by Dynamo Explorer after its run")
             ctx.shared_codes.append(code)
-    for rec in ctx.code_records:
-        _compat.remove_helper_globals(rec.new)
+    for rec in ctx.code_records:  # never those of the user's own compiled code: its entries still call them
+        if id(rec.new) in ran_ours:
+            _compat.remove_helper_globals(rec.new)
+
+
+def _drop_import_aliases(ctx: CaptureContext, scopes: Sequence[tuple[dict[str, Any], frozenset[str]]]) -> None:
+    """Take out of each globals the module aliases Dynamo wrote there during the run (``__import_torch...``),
+    except those a cache entry still uses (the user's own compiled code): plain Python leaves no such name."""
+    used: set[str] = set()
+    for code in ctx.codes_seen:
+        for entry in _compat.cache_entries(code):
+            if entry.code is not None:  # an invalidated entry has no code left
+                used.update(entry.code.co_names)
+    for scope, before in scopes:
+        for name in [n for n in scope if n.startswith(_compat.IMPORT_ALIAS_PREFIX)]:
+            if name not in before and name not in used:
+                del scope[name]
 
 
 def _trim_traceback(exc: BaseException, filename: str) -> BaseException:

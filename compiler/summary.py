@@ -6,13 +6,28 @@ several compiles is counted once among the distinct ones: ``4 graph breaks (2 di
 speedup: ``· run 30.0 ms compiled / 20.0 ms eager / 950 ms compile · 69% of ops captured · 2.50× vs eager``.
 With ``--try`` it adds the before -> after counts, and the runnable fixes on offer are named:
 ``· tried capture_scalar_outputs: graph breaks 1 → 0, recompiles 1 → 1, graphs 4 → 3 · fixes: dynamic (--try NAME)``.
+A cell that reset Dynamo says where: ``· reset Dynamo at line 2``. Under reduce-overhead, what became of CUDA graphs:
+``· CUDA graphs: 1 recorded, 2 skipped (cpu device (arg0_1)) · 98 replays / 2 eager runs`` (replays with ``--profile``).
+
+Also the words for a callee of scope ``calls`` that the static view and the renderer share: ``describe_settings``
+(the options it compiled with, as torch.compile's arguments) and ``callee_text``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["counts", "fixes_line", "one_line", "profile_line", "try_line"]
+__all__ = [
+    "callee_text",
+    "counts",
+    "cudagraphs_line",
+    "cudagraphs_reason",
+    "describe_settings",
+    "fixes_line",
+    "one_line",
+    "profile_line",
+    "try_line",
+]
 
 
 def counts(report: dict[str, Any]) -> dict[str, int]:
@@ -23,6 +38,8 @@ def counts(report: dict[str, Any]) -> dict[str, int]:
         "graph_breaks": sum(len(f["graph_breaks"]) for f in frames),
         "recompiles": sum(1 for f in frames if f["recompile_reasons"]),
         "guards": sum(len(f["guards"]) for f in frames),
+        "cudagraphs_recorded": sum(1 for c in report.get("cudagraphs") or [] if c["status"] in ("recorded", "rerecorded")),
+        "cudagraphs_skipped": sum(1 for c in report.get("cudagraphs") or [] if c["status"] == "skipped"),
     }
 
 
@@ -54,6 +71,14 @@ def one_line(report: dict[str, Any]) -> str:
     if err:
         at = f" at line {err['line']}" if err.get("line") else ""
         parts.append(f"raised {err['type']}{at}")
+    resets = report.get("resets") or []
+    if resets:
+        lines = sorted({r["line"] for r in resets if r.get("line") is not None})
+        where = f" at line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}" if lines else ""
+        parts.append(f"reset Dynamo{where}")
+    graphed = cudagraphs_line(report)
+    if graphed:
+        parts.append(graphed)
     profiled = profile_line(report)
     if profiled:
         parts.append(profiled)
@@ -113,3 +138,84 @@ def profile_line(report: dict[str, Any]) -> str:
     if isinstance(baseline, dict) and baseline.get("speedup"):
         parts.append(f"{float(baseline['speedup']):.2f}× vs eager")
     return " · ".join(parts)
+
+
+#: in the ``why`` of a callee of the user's that is never handed to Dynamo (a coroutine, a generator, a function a
+#: standard-library decorator wraps): the header (labextension/src/panes/header.ts) and the static view list those
+RUNS_PLAIN = "runs as plain Python"
+
+
+def describe_settings(settings: dict[str, Any]) -> str:
+    """``backend='aot_eager', dynamic=False, fullgraph=True``: a callee's options written as torch.compile's arguments."""
+    parts = [f"backend={settings['backend']!r}"]
+    for key in ("mode", "dynamic"):
+        if settings.get(key) is not None:
+            parts.append(f"{key}={settings[key]!r}")
+    if settings.get("fullgraph"):
+        parts.append("fullgraph=True")
+    if settings.get("options"):
+        parts.append(f"options={settings['options']!r}")
+    if settings.get("recompile_limit") is not None:
+        parts.append(f"recompile_limit={settings['recompile_limit']}")
+    return ", ".join(parts)
+
+
+def callee_text(callee: dict[str, Any]) -> str:
+    """``cg (line 7, your torch.compile: backend='aot_eager')``, ``work (line 8, on another thread: threading.Thread)``,
+    ``main (line 10, a coroutine function (async def))``: one callee of scope ``calls`` in a few words."""
+    notes = [f"line {callee['line']}"]
+    settings = callee.get("compile")
+    if callee.get("compiled") and settings and settings.get("origin") == "torch.compile":
+        notes.append(f"your torch.compile: {describe_settings(settings)}")
+    if callee.get("thread_api"):
+        notes.append(f"on another thread: {callee['thread_api']}")
+    if not callee.get("compiled"):
+        notes.append(str(callee.get("why") or "").split(":", 1)[0])
+    return f"{callee['name']} ({', '.join(notes)})"
+
+
+_CUDAGRAPH_STATUS = (
+    ("recorded", "recorded"),
+    ("rerecorded", "re-recorded"),
+    ("skipped", "skipped"),
+    ("not_recorded", "not recorded"),
+)
+_SKIP_PREFIXES = ("skipping cudagraphs due to ", "skipping cudagraph due to ", "disabling cudagraphs due to ")
+
+
+def cudagraphs_reason(reason: str | None) -> str:
+    """Inductor's CUDA graph skip reason without its 'skipping cudagraphs due to ' and its stack trace:
+    'cpu device (arg0_1)', 'mutated inputs (1 instances)'; 'no CUDA device' for a CPU graph, whose device list
+    inductor leaves empty ('skipping cudagraphs due to multiple devices: ')."""
+    text = (reason or "").strip()
+    for prefix in _SKIP_PREFIXES:
+        while text.startswith(prefix):
+            text = text[len(prefix) :]
+    text = text.split("\n", 1)[0].split(". Found from", 1)[0].split(" Found from", 1)[0].strip().rstrip(".")
+    return "no CUDA device" if text in ("multiple devices:", "multiple devices") else text
+
+
+def cudagraphs_line(report: dict[str, Any]) -> str:
+    """What became of CUDA graphs, e.g. 'CUDA graphs: 1 recorded, 2 skipped (cpu device (arg0_1))', with
+    --profile '· 98 replays / 2 eager runs'; '' when no graph asked for CUDA graphs."""
+    rows = report.get("cudagraphs") or []
+    if not rows:
+        return ""
+    said = []
+    for status, word in _CUDAGRAPH_STATUS:
+        of = [r for r in rows if r.get("status") == status]
+        if not of:
+            continue
+        text = f"{len(of)} {word}"
+        if status == "skipped":
+            reasons = list(dict.fromkeys(cudagraphs_reason(r.get("reason")) for r in of if r.get("reason")))
+            if reasons:
+                text += f" ({'; '.join(reasons[:2])}{'; …' if len(reasons) > 2 else ''})"
+        said.append(text)
+    line = "CUDA graphs: " + ", ".join(said)
+    counted = [r for r in rows if r.get("calls") is not None]
+    if counted:
+        replays = sum(int(r.get("replays") or 0) for r in counted)
+        eager = sum(int(r.get("eager_runs") or 0) for r in counted)
+        line += f" · {_plural(replays, 'replay')} / {_plural(eager, 'eager run')}"
+    return line

@@ -48,10 +48,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from compiler.schema import PANE_TITLES, PANES
-from compiler.summary import format_ms, one_line
+from compiler.summary import RUNS_PLAIN, callee_text, format_ms, one_line
 
 from .static_chart import CHART_CSS, compile_time_section
 from .static_chart import escape as _e
+from .static_cudagraphs import cudagraphs_frame
 from .static_decisions import DECISIONS_CSS, decisions_section
 from .static_dispatch import dispatch_section
 from .static_profile import profile_section
@@ -366,7 +367,16 @@ def _header(report: dict) -> str:
         meta.append("options " + _e(", ".join(flags)))
     if timings:
         meta.append(f"wall {float(timings.get('wall_s', 0)):.2f} s, compile {float(timings.get('compile_s', 0)):.2f} s")
-    return f'<div><b>Dynamo Explorer</b> · {_e(one_line(report))}</div><div class="dx-meta">{" · ".join(meta)}</div>'
+    callees = report.get("callees") or []
+    compiled = [callee_text(c) for c in callees if c.get("compiled")]
+    plain = [callee_text(c) for c in callees if not c.get("compiled") and RUNS_PLAIN in (c.get("why") or "")]
+    rows = [
+        f'{label} <span class="dx-mono">{_e(" · ".join(items))}</span>'
+        for label, items in (("compiled", compiled), ("ran plain", plain))
+        if items
+    ]
+    what = f'<div class="dx-meta">{" · ".join(rows)}</div>' if rows else ""
+    return f'<div><b>Dynamo Explorer</b> · {_e(one_line(report))}</div><div class="dx-meta">{" · ".join(meta)}</div>{what}'
 
 
 def _banners(report: dict, cell: _Cell) -> str:
@@ -379,6 +389,8 @@ def _banners(report: dict, cell: _Cell) -> str:
             f'<span class="dx-mono">{_e(err.get("message"))}</span>'
             f"{' — ' + where if where else ''}</div>"
         )
+    for r in report.get("resets") or []:
+        out.append(f'<div class="dx-banner">torch._dynamo.reset(): {_e(r.get("message"))}</div>')
     carried = [
         f"[{_e(f.get('compile_id'))}] {_e((f.get('code') or {}).get('name'))}: "
         + "; ".join(_dynamic_text(d) for d in f.get("automatic_dynamic") or [] if d.get("marked_in") is None)
@@ -1080,7 +1092,7 @@ class StaticSection:
 SECTIONS: dict[str, StaticSection] = {
     "header": StaticSection(report=_header_section),
     "profile": StaticSection(report=profile_section),
-    "frames": StaticSection(report=_frames_section),
+    "frames": StaticSection(report=_frames_section, frame=cudagraphs_frame),
     "source": StaticSection(report=_cell_source, frame=_source),
     "original-bytecode": StaticSection(frame=_original_bytecode, column=True),
     "modified-bytecode": StaticSection(frame=_modified_bytecode, column=True, below=_decompiled),

@@ -4,8 +4,9 @@
 The same content as the JupyterLab pane (``labextension/src/panes/profile.ts``, ``profileModel.ts``), without
 its interactivity: the run split (compiled | eager | compile) as one stacked bar with ms and %, cache lookups
 as part of eager; with a baseline the speedup over eager, after how many runs of the cell the compile pays back
-(compile / (eager - compiled)) and the speedup per compiled function; the graphs ranked by total time, the
-cache entries with their hits, eager time by cause (a graph break's row names it and its line), captured-op
+(compile / (eager - compiled)) and the speedup per compiled function; the graphs ranked by total time (each
+one's first call, with its compile work and autotuning, apart from the calls after it), on a GPU the device
+time no graph's run launched (eager kernels, autotuning's), the cache entries with their hits, eager time by cause (a graph break's row names it and its line), captured-op
 coverage with TorchDynamo Update 5's columns (graph_calls, captured_ops, total_ops, pct_ops, pct_time) for the
 cell and each cache entry, the backward split, and how it was measured (folded). Without a profile: one line
 on how to get one.
@@ -144,6 +145,72 @@ def _split(profile: dict) -> str:
     )
 
 
+def _kernels(n: Any) -> str:
+    count = round(_num(n))
+    return f"{count:,} kernel{'s' if count != 1 else ''}"
+
+
+def _calls(value: Any) -> dict | None:
+    """A ``CallsProfile`` (schema minor 8), or None."""
+    return value if isinstance(value, dict) and _num(value.get("calls")) > 0 else None
+
+
+def first_call_text(graph: dict) -> str | None:
+    """A graph's first call in words, as the pane's tooltip says it (``firstCallText`` in profileModel.ts)."""
+    first = _calls(graph.get("first_call"))
+    if first is None:
+        return None
+    text = f"{_ms(first.get('host_ms'))} host"
+    if _num(first.get("compile_ms")) > 0 or _num(first.get("compile_kernels")) > 0:
+        text += f", {_ms(first.get('compile_ms'))} of it compile work"
+        if first.get("compile_device_ms") is not None and _num(first.get("compile_kernels")) > 0:
+            text += f" ({_kernels(first.get('compile_kernels'))}, {_ms(first.get('compile_device_ms'))} on the device)"
+    if first.get("device_ms") is not None:
+        text += f"; its own {_kernels(first.get('kernels'))} {_ms(first.get('device_ms'))} on the device"
+    return text
+
+
+def _first_call(graph: dict) -> str:
+    first, text = _calls(graph.get("first_call")), first_call_text(graph)
+    if first is None or text is None:
+        return "–"
+    compile_ms = _num(first.get("compile_ms"))
+    extra = f' <span class="dx-meta">({_ms(compile_ms)} compile)</span>' if compile_ms > 0 else ""
+    return f'<span title="first call: {_e(text)}">{_ms(first.get("host_ms"))}{extra}</span>'
+
+
+def _steady(graph: dict) -> str:
+    """The calls after the first: '3× 3.00 ms' (their mean, compile work excluded), or '–'."""
+    steady = _calls(graph.get("steady"))
+    if steady is None:
+        return "–"
+    calls = _num(steady.get("calls"))
+    mean = (_num(steady.get("host_ms")) - _num(steady.get("compile_ms"))) / calls
+    device = "" if steady.get("device_ms") is None else f", device {_ms(_num(steady.get('device_ms')) / calls)} per call"
+    return f'<span title="then {round(calls)} calls, mean {_ms(mean)}{device}">{round(calls)}× {_ms(mean)}</span>'
+
+
+def _device(profile: dict) -> str:
+    """On a GPU: the device time no graph's run launched (eager kernels, compile work's: ``deviceParts``)."""
+    eager, compile_ms = profile.get("eager_device_ms"), profile.get("compile_device_ms")
+    if profile.get("device") != "cuda" or eager is None or compile_ms is None:
+        return ""
+    kernels = sorted(
+        (k for k in profile.get("eager_kernels") or [] if isinstance(k, dict)), key=lambda k: -_num(k.get("device_ms"))
+    )
+    launches = sum(_num(k.get("calls")) for k in kernels)
+    names = "".join(
+        f'<li><span class="dx-mono">{_e(k.get("name"))}</span> · {_int(k.get("calls"))}× · {_ms(k.get("device_ms"))}</li>'
+        for k in kernels
+    )
+    listed = f"<details><summary>eager kernels</summary><ol>{names}</ol></details>" if names else ""
+    return (
+        f'<div class="dx-profile-device">Device time outside the graphs’ own runs: eager {_ms(eager)} '
+        f"({_kernels(launches)} launched outside any graph call) · compile work {_ms(compile_ms)} "
+        f"(kernels its autotuning launched){listed}</div>"
+    )
+
+
 def _baseline(baseline: dict, frames: dict[str, dict], cell: Any) -> str:
     compiled, eager, compile_ms = (_num(baseline.get(k)) for k in ("compiled_ms", "eager_ms", "compile_ms"))
     line = (
@@ -189,6 +256,7 @@ def _graphs(profile: dict) -> str:
     graphs.sort(key=lambda g: (-_num(g.get("total_ms")), -_num(g.get("calls"))))
     compiled = _num(profile.get("compiled_ms")) or sum(_num(g.get("total_ms")) for g in graphs)
     gpu = any(g.get("device_ms") is not None or g.get("kernels") for g in graphs)
+    split = any(first_call_text(g) is not None for g in graphs)
     rows = []
     for rank, g in enumerate(graphs, 1):
         row = [
@@ -200,6 +268,8 @@ def _graphs(profile: dict) -> str:
             _pct(_num(g.get("total_ms")) / compiled if compiled > 0 else 0),
             _int(g.get("ops")),
         ]
+        if split:
+            row += [_first_call(g), _steady(g)]
         if gpu:
             kernels = sorted((k for k in g.get("kernels") or [] if isinstance(k, dict)), key=lambda k: -_num(k.get("device_ms")))
             names = "<br>".join(
@@ -209,7 +279,8 @@ def _graphs(profile: dict) -> str:
             row += ["–" if g.get("device_ms") is None else _ms(g.get("device_ms")), names or "–"]
         rows.append(row)
     head = [("#", True), ("graph", False), ("calls", True), ("total", True), ("mean", True), ("% compiled", True)]
-    head += [("ops/call", True)] + ([("device", True), ("kernels", False)] if gpu else [])
+    head += [("ops/call", True)] + ([("first call", True), ("then", True)] if split else [])
+    head += [("device", True), ("kernels", False)] if gpu else []
     return "<h5>Graphs by time</h5>" + _table(head, rows, "graphs")
 
 
@@ -282,10 +353,15 @@ def _backward(profile: dict) -> str:
     if not isinstance(b, dict) or _num(b.get("compiled_calls")) + _num(b.get("eager_nodes")) == 0:
         return ""
     calls, nodes = round(_num(b.get("compiled_calls"))), round(_num(b.get("eager_nodes")))
-    return (
-        f"<h5>Backward</h5><div>compiled {calls} call{'s' if calls != 1 else ''}, {_ms(b.get('compiled_ms'))} · "
-        f"eager {nodes} node{'s' if nodes != 1 else ''}, {_ms(b.get('eager_ms'))}</div>"
-    )
+    compiled = f"compiled {calls} call{'s' if calls != 1 else ''}, {_ms(b.get('compiled_ms'))}"
+    if _num(b.get("compile_ms")) > 0:
+        compiled += f" ({_ms(b.get('compile_ms'))} of it the lazy backward compile)"
+    if b.get("device_ms") is not None:
+        compiled += f", device {_ms(b.get('device_ms'))}"
+    other = round(_num(b.get("other_thread_calls")))
+    if other > 0:
+        compiled += f"; {('it' if calls == 1 else 'all') if other == calls else other} on another thread than the cell’s"
+    return f"<h5>Backward</h5><div>{compiled} · eager {nodes} node{'s' if nodes != 1 else ''}, {_ms(b.get('eager_ms'))}</div>"
 
 
 def profile_section(report: dict, cell: Any) -> str:
@@ -299,6 +375,7 @@ def profile_section(report: dict, cell: Any) -> str:
     out = [f'<style>{PROFILE_CSS}</style><div class="dx-profile"><h4>{_e(PANE_TITLES["profile"])}</h4>']
     if profile is not None:
         out.append(_split(profile))
+        out.append(_device(profile))
     if baseline is not None:
         out.append(_baseline(baseline, frames, cell))
     if profile is None:

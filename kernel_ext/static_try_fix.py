@@ -92,6 +92,8 @@ def magic_line(options: dict[str, Any], name: str) -> str:
         parts.append("--no-dynamic")
     if options.get("fullgraph"):
         parts.append("--fullgraph")
+    if options.get("override_compile_options"):
+        parts.append("--override-compile-options")
     scope = options.get("scope")
     if scope and scope != "auto":
         parts += ["--scope", "all-frames" if scope == "frames" else str(scope)]

@@ -12,6 +12,7 @@ from .aot_graphs import AotGraphsCollector
 from .automatic_dynamic import AutomaticDynamicCollector
 from .base import CaptureContext, CodeRecord, Collector
 from .counters import CountersCollector
+from .cudagraphs import CudaGraphsCollector
 from .decisions import DecisionsCollector
 from .dispatch_view import DispatchViewCollector
 from .dynamic_shapes import DynamicShapesCollector
@@ -45,6 +46,7 @@ REGISTRY: tuple[type[Collector], ...] = (
     AutomaticDynamicCollector,
     TimingsCollector,
     CountersCollector,
+    CudaGraphsCollector,
     SourcesCollector,
     LinksCollector,
     ProfileCollector,

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from ..cell import CellProgram
-from ..model import CompileReport
+from ..model import CompileReport, DynamoReset
 from ..options import RunOptions
 
 __all__ = ["HOOKS", "CaptureContext", "CodeRecord", "Collector", "gc_paused"]
@@ -143,12 +143,19 @@ class CaptureContext:
     on_progress: Callable[[int, str, str | None, float], None] | None = None
     label_file: Callable[[str], str | None] | None = None  # [Note: sources] in sources.py
     thread: int = field(default_factory=threading.get_ident)
+    #: threads alive when the run started, other than the cell's (a kernel's own threads, a user's background
+    #: worker): what Dynamo compiles there is not this run's, unless the thread calls one of the run's compiled
+    #: callables (``claim_thread``: a pool made in an earlier cell, handed a function by this one) or compiles for
+    #: a compile id this run made (autograd's device thread compiling the backward of this run's graph)
+    foreign_threads: set[int] = field(
+        default_factory=lambda: {t.ident for t in threading.enumerate() if t.ident} - {threading.get_ident()}
+    )
     started: float = field(default_factory=time.perf_counter)
-    #: every compile started on this thread, in order (compile start callback)
+    #: every compile the run started (on its threads: ``watches``), in order (compile start callback)
     compile_order: list[str] = field(default_factory=list)
-    #: seconds spent compiling on this thread so far (compile start to end callbacks, nested ones once)
+    #: seconds spent compiling so far (compile start to end callbacks, nested ones once)
     compiling_s: float = 0.0
-    #: every compile id any hook saw on this thread (a compile refused before it started has no start)
+    #: every compile id any hook saw (a compile refused before it started has no start)
     compile_ids: set[str] = field(default_factory=set)
     #: every successful frame compile (bytecode hook); the runner drops their cache entries afterwards
     code_records: list[CodeRecord] = field(default_factory=list)
@@ -158,15 +165,23 @@ class CaptureContext:
     shared_codes: list[types.CodeType] = field(default_factory=list)
     #: (collector, hook, error) of every collector hook that raised (dispatch.py keeps them from Dynamo)
     hook_failures: list[tuple[str, str, Exception]] = field(default_factory=list)
+    #: (name, file, first line) of each code compiled with fullgraph=True by the user's own torch.compile (calls.py)
+    fullgraph_codes: set[tuple[str, str, int]] = field(default_factory=set)
+    #: every ``torch._dynamo.reset()`` the cell made (dispatch.py), in order
+    resets: list[DynamoReset] = field(default_factory=list)
     #: the cell's exception, set before ``finalize``
     exception: BaseException | None = None
     _collectors: dict[str, Collector] = field(default_factory=dict)
     _reading: Collector | None = None
 
+    #: the backend compiling now (its name), set by the dispatcher for the backend's window: a callable the user
+    #: compiled with their own torch.compile keeps its own backend ([Note: calls scope] in calls.py)
+    compiling_backend: str | None = None
+
     @property
     def needs_trace(self) -> bool:
         """Listen on ``torch.__trace`` only for AOT-based backends ([Note: zero-cost capture])."""
-        return self.options.backend != "eager"
+        return (self.compiling_backend or self.options.backend) != "eager"
 
     def attach(self, collectors: Sequence[Collector]) -> None:
         """The run's collectors, for ``get``."""
@@ -191,7 +206,16 @@ class CaptureContext:
         finally:
             self._reading = None
 
+    def claim_thread(self) -> None:
+        """The calling thread runs the run's compiled code: what it compiles is the run's."""
+        self.foreign_threads.discard(threading.get_ident())
+
+    def watches(self, compile_id: str | None = None) -> bool:
+        """Is what the calling thread does now part of this run? ([Note: threads] in collectors/dispatch.py)"""
+        return threading.get_ident() not in self.foreign_threads or (compile_id is not None and compile_id in self.compile_ids)
+
     def progress(self, phase: str, compile_id: str | None) -> None:
-        """Tell the live status line (``run_cell(on_progress=...)``) what is happening."""
-        if self.on_progress is not None:
+        """Tell the live status line (``run_cell(on_progress=...)``) what is happening; from the cell's own thread
+        only (a front end's display is not safe to update from another thread)."""
+        if self.on_progress is not None and threading.get_ident() == self.thread:
             self.on_progress(len(self.compile_order), phase, compile_id, time.perf_counter() - self.started)

@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import threading
 import types
 from collections.abc import Iterator
 from typing import Any
@@ -122,22 +121,18 @@ class DecisionsCollector(Collector):
 
     def __init__(self) -> None:
         self.roots: list[_Call] = []
-        self.stack: list[_Call] = []
-        self.thread = threading.get_ident()
+        self.stack: list[_Call] = []  # one stack: Dynamo traces one frame at a time, whichever thread it is on
 
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:
         if not ctx.options.decisions:  # opt-in (--decisions): off, Dynamo's methods are not even wrapped
             yield
             return
-        self.thread = ctx.thread
         with _compat.traced_calls(self._enter, self._leave, self._inlined):
             yield
 
     # --- while Dynamo traces (hot path: keep it small) ---
     def _enter(self, tx: Any, fn: Any) -> _Call | None:
-        if threading.get_ident() != self.thread:
-            return None
         call = _Call(tx.inline_depth, tx.f_code.co_filename, tx.lineno)
         if self.stack:
             self.stack[-1].children.append(call)
@@ -167,7 +162,7 @@ class DecisionsCollector(Collector):
             call.gb_type = getattr(error, "gb_type", None) or None
 
     def _inlined(self, parent: Any, func: Any) -> None:
-        if threading.get_ident() != self.thread or not self.stack:
+        if not self.stack:
             return
         call = self.stack[-1]
         if call.code is None:

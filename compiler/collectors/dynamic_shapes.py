@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import threading
 import weakref
 from typing import Any
 
@@ -68,7 +67,7 @@ class DynamicShapesCollector(Collector):
 
     def install(self, ctx: CaptureContext) -> contextlib.AbstractContextManager[None]:
         def replaced(shape_env: Any, symbol: Any, target: Any, reason: str) -> None:
-            if threading.get_ident() == ctx.thread and getattr(target, "is_number", False):
+            if getattr(target, "is_number", False):
                 self.reasons.setdefault(shape_env, {}).setdefault(str(symbol), reason)
 
         return _compat.shape_replacements(replaced)

@@ -329,9 +329,11 @@ class Call:
         result = self.holds(code, source)
         if isinstance(result, str):  # a helper that explains itself, as ___check_tensors did
             return [(None, code, result)]
-        if result:
-            return []
-        return [(None, *self._describe(code))]
+        try:
+            holds = bool(result)
+        except Exception:  # noqa: BLE001 - no truth (``L['k'] == 3`` on a tensor): the check does not hold for it
+            holds = False
+        return [] if holds else [(None, *self._describe(code))]
 
     def _tensor(self, check: str) -> list[tuple[str | None, str, str | None]]:
         expected = _tensor_text(check)

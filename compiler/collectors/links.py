@@ -79,7 +79,14 @@ class LinksCollector(Collector):
         for frame in report.frames:
             frame.status = _status(frame, report)
             if frame.status == "error":
-                outcome = "the cell raised it (Dynamo's error, see the error line)" if raised else "Dynamo ran this frame eagerly"
+                if raised:
+                    outcome = "the cell raised it (Dynamo's error, see the error line)"
+                elif (
+                    ctx.options.fullgraph or (frame.code.name, frame.code.filename, frame.code.firstlineno) in ctx.fullgraph_codes
+                ):
+                    outcome = "Dynamo raised it (fullgraph=True) and the cell caught it"
+                else:
+                    outcome = "Dynamo ran this frame eagerly"
                 report.diagnose(
                     "compile_failed",
                     f"[{frame.compile_id}] {frame.code.name}: {frame.fail_type}: "

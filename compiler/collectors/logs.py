@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
+from .. import _compat
 from ..events import CapturedLog, TorchLogDiverter, TorchWarningDiverter
 from ..model import CompileReport, LogRecord
 from .base import CaptureContext, Collector
@@ -26,7 +27,7 @@ class LogsCollector(Collector):
     def install(self, ctx: CaptureContext) -> Iterator[None]:
         divert_warnings = ctx.program.scope != "calls"
         with (
-            TorchLogDiverter() as diverter,
+            TorchLogDiverter(accept=lambda: ctx.watches(_compat.current_trace_id()[0])) as diverter,
             TorchWarningDiverter(diverter.records) if divert_warnings else contextlib.nullcontext(),
         ):
             try:

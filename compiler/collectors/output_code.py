@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import threading
 from collections.abc import Iterator
 
 from .._compat import backward_provenance, kernel_provenance
@@ -204,20 +205,35 @@ class OutputCodeCollector(Collector):
     requires = ("stream", "fx_graphs", "aot_graphs")
 
     def __init__(self) -> None:
-        self._lazy = contextlib.ExitStack()
+        # per thread, what a compile there has entered until it ends: inductor's config overrides are the
+        # thread's own in 2.13 (a ContextVar), so a compile on another thread (a lazy backward on autograd's
+        # device thread, a function a thread runs) gets provenance tracking there, for its own duration
+        self._compiling: dict[int, contextlib.ExitStack] = {}
 
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:
-        with kernel_provenance() if ctx.needs_trace else contextlib.nullcontext(), self._lazy:
-            yield
+        try:
+            with kernel_provenance() if ctx.needs_trace else contextlib.nullcontext():
+                yield
+        finally:
+            for stack in self._compiling.values():  # a compile an exception cut short
+                stack.close()
+            self._compiling.clear()
 
     def on_compile_start(self, ctx: CaptureContext, compile_id: str, trigger: str) -> None:
-        if trigger == "LAZY_BACKWARD" and ctx.needs_trace:
-            self._lazy.enter_context(backward_provenance())
+        lazy = trigger == "LAZY_BACKWARD"
+        here = threading.get_ident()
+        if not (lazy or (here != ctx.thread and ctx.needs_trace)) or here in self._compiling:
+            return
+        stack = self._compiling[here] = contextlib.ExitStack()
+        stack.enter_context(kernel_provenance())  # a no-op where the level is already on (the cell's thread)
+        if lazy:
+            stack.enter_context(backward_provenance())
 
     def on_compile_end(self, ctx: CaptureContext, compile_id: str, trigger: str) -> None:
-        if trigger == "LAZY_BACKWARD" and ctx.needs_trace:
-            self._lazy.close()
+        stack = self._compiling.pop(threading.get_ident(), None)
+        if stack is not None:
+            stack.close()
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
         events = ctx.get(StreamCollector).stream.named("inductor_output_code", _MAPPINGS)

@@ -1,41 +1,67 @@
 """Collector for ``--profile``: what the run cost, measured by ``torch.profiler`` as the cell ran.
 
 [Note: profile] Opt-in (``RunOptions.profile``); without it this collector installs nothing and wraps
-nothing. With it, ``torch.profiler`` records the cell's thread (CPU activity, plus CUDA where there is
-a GPU) from the first line of the cell to the last, and three kinds of marks make its events readable:
+nothing. With it, ``torch.profiler`` records every thread (CPU activity, plus CUDA where there is a GPU)
+from the first line of the cell to the last, and three kinds of marks make its events readable:
 - Dynamo's own: ``Torch-Compiled Region: <compile id>`` around each call of a cache entry's code (one
   per hit), ``TorchDynamo Cache Lookup`` around each guard evaluation, and autograd's
   ``autograd::engine::evaluate_function: <node>`` around each backward node
-  (``CompiledFunctionBackward`` for a compiled backward graph);
-- ``dynamo_explorer.graph <compile id>#<n>`` around each call of a compiled graph: the ``on_compiled``
-  hook wraps what the backend returned (AOT runtime wrappers included in its time);
-- ``dynamo_explorer.compile`` around each compile (compile start to end callback), and
-  ``dynamo_explorer.cell`` around the whole run.
+  (``CompiledFunctionBackward`` for a compiled backward graph); Dynamo's ``<key> (dynamo_timed)`` around
+  each compile phase (inductor's autotuning, ``CachingAutotuner.benchmark_all_configs``, included);
+- ``dynamo_explorer.graph <compile id>#<n>`` around each call of a compiled graph (the n-th graph of that
+  compile): the ``on_compiled`` hook wraps what the backend returned (AOT runtime wrappers included in
+  its time);
+- ``dynamo_explorer.compile`` around each compile (compile start to end callback, on the thread that
+  compiles), and ``dynamo_explorer.cell`` around the whole run.
 The profiler keeps recording while Dynamo compiles (``toggle_collection_dynamic`` would save that cost
 but prints a C++ warning into the cell's output on every toggle); whatever lies inside a compile is
 skipped when the events are read.
 
-Events are read from kineto's raw list (``_compat.profiler_events``: far cheaper than building
-``FunctionEvent`` trees) and nested by time on the cell's thread. A span's time belongs to the innermost
-of: a compile, a graph call, a cache lookup, a backward node, a cache entry's region, the cell. ATen ops
-are counted where no ATen op, graph, compile or backward node encloses them (top-level ops, the unit
-of TorchDynamo Update 5's profiler, ``torch/_dynamo/profiler.py``: one per torch call made eagerly).
-A graph's captured ops are its Dynamo graph's nodes that make a tensor (``GraphProfile.ops``), the same
-unit: the eager ops one call replaces. Device kernels (a GPU) are attributed to the graph whose call
-launched them through the profiler's correlation ids.
+Events are read from kineto's raw list (``_compat.stop_profiler``: far cheaper than building
+``FunctionEvent`` trees) and nested by time, thread by thread. CUDA runtime calls (``cudaLaunchKernel``)
+are not nested: the profiler moves them onto their op's thread, and one it could not link lands on the
+thread that stopped the profiler, at its own time. A span's time belongs to the innermost of: a compile,
+a graph call, a cache lookup, a backward node, a cache entry's region, the cell. ATen ops are counted
+where no ATen op, graph, compile or backward node encloses them (top-level ops, the unit of TorchDynamo
+Update 5's profiler, ``torch/_dynamo/profiler.py``: one per torch call made eagerly). A graph's captured
+ops are its Dynamo graph's nodes that make a tensor (``GraphProfile.ops``), the same unit: the eager ops
+one call replaces.
+
+Compile work inside a call (a graph's first call: a lazy compile, loading the generated code, inductor's
+autotuning; a compiled backward's first call: AOTAutograd's lazy backward compile) is any compile span in
+it: counted apart per call (``CallsProfile.compile_ms``, ``BackwardProfile.compile_ms``) and as compile
+time in the run split. A graph's calls are numbered by their start, over all threads: its first call
+(``GraphProfile.first_call``) is reported apart from the calls after it (``steady``).
+
+Device work (kernels, memcpy, memset on a GPU) is charged by launch, never by time: the profiler links
+each one (its ``linked_correlation``) to the CPU op that was innermost on the launching thread when it was
+launched (kineto's external correlation; the CUDA runtime call lies inside that op). That op's enclosing
+spans on its thread say whose it is: a graph call (#n of that graph), a compiled backward call, compile
+work (autotuning's benchmark runs and L2-cache flushes: ``compile_device_ms``), or none of them (eager: the
+cell's own ``torch.randn(..., device="cuda")`` between two graphs, ``eager_device_ms``). A kernel runs after
+its launch, often while the next call or the next eager op already runs on the host; its time still goes
+to the call that launched it.
+
+The run split follows the cell's thread. Another thread (autograd's device thread, a thread the cell
+started) counts only where the cell's thread is neither in a graph call nor compiling (it waits for it):
+there, time in a compiled call or a compile on any other thread counts as compiled or compile time, once.
+Its graph calls, compiled backward calls and backward nodes are counted wherever they ran; its top-level
+eager ATen ops count with the cell's own (``outside``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _compat
 from ..model import (
     BackwardProfile,
+    CallsProfile,
     CompileReport,
     Coverage,
     EagerGap,
@@ -59,15 +85,46 @@ BACKWARD = "autograd::engine::evaluate_function: "
 COMPILED_BACKWARD = BACKWARD + "CompiledFunctionBackward"
 # Dynamo's compile spans start a little before the compile-start callback (dynamo_timed's outermost)
 COMPILE_NAMES = frozenset({COMPILE, "dynamo"})
+# compile work that also runs inside a call: every dynamo_timed span ("<key> (dynamo_timed)") and the phase
+# names its chromium events give the profiler (torch 2.13; older torch: the "(dynamo_timed)" span only)
+DYNAMO_TIMED = " (dynamo_timed)"
+COMPILE_PHASES = frozenset(
+    {
+        "entire_frame_compile",
+        "entire_backward_compile",
+        "backend_compile",
+        "inductor_compile",
+        "code_gen",
+        "CachingAutotuner.benchmark_all_configs",
+        "CachingAutotuner.coordinate_descent_tuning",
+        "CachingAutotuner.combo_sequential_autotune",
+        "CachingAutotuner.slow_precompile_config",
+    }
+)
+# kineto activity types (ProfilerEvent.kind): the CPU spans a device kernel can be linked to, device work
+LAUNCH_SITES = frozenset({"cpu_op", "user_annotation", "python_function"})
+DEVICE_WORK = frozenset({"kernel", "gpu_memcpy", "gpu_memset"})
+_RUNTIME_CALL = re.compile(r"cu(?:da)?[A-Z]")  # cudaLaunchKernel, cuLaunchKernel (where kind is unknown)
 _ATTEMPT = re.compile(r"_\d+$")
+EAGER_KERNELS = 20  # the most device time first
 
 METHOD = (
-    "torch.profiler (CPU{cuda}) recorded the cell's thread as it ran, once. Graph time: host time inside each "
-    "compiled graph's callable{device}. Compile time: inside Dynamo's compiles (callback start to end). "
-    "Eager: the rest (the cell's own lines, graph-break code, Dynamo's glue and cache lookups). Ops: eager "
-    "ops are the top-level ATen ops that ran outside graphs, compiles and autograd's backward; captured ops "
-    "are, per graph call, the Dynamo graph's nodes that make a tensor (one per torch call it replaces), as "
-    "TorchDynamo Update 5 counted them. The profiler adds its own cost to each eager op."
+    "torch.profiler (CPU{cuda}) recorded every thread as the cell ran, once. Graph time: host time inside each "
+    "compiled graph's callable{device}; a graph's first call is shown apart from the calls after it, with the "
+    "compile work inside it (a lazy compile, loading its code, inductor's autotuning). Compile time: inside "
+    "Dynamo's compiles (callback start to end) and that compile work. Eager: the rest (the cell's own lines, "
+    "graph-break code, Dynamo's glue and cache lookups). The split follows the cell's thread; another thread "
+    "(autograd's device thread, a thread the cell started) counts only while the cell's thread is neither in a "
+    "graph nor compiling, and each moment once. Ops: eager ops are the top-level ATen ops that ran outside "
+    "graphs, compiles and autograd's backward; captured ops are, per graph call, the Dynamo graph's nodes that "
+    "make a tensor (one per torch call it replaces), as TorchDynamo Update 5 counted them. The profiler adds "
+    "its own cost to each eager op."
+)
+DEVICE_METHOD = (
+    "; device time: each kernel is charged to the call that launched it (the profiler's link from a kernel to "
+    "the CPU op that launched it), not to whatever ran on the host while it ran: kernels launched by compile "
+    "work (autotuning's benchmark runs and cache flushes) count as compile, kernels launched outside any graph "
+    "call as eager"
 )
 
 
@@ -80,9 +137,34 @@ def graph_ops(graph: Graph) -> int:
     )
 
 
+def is_compile_work(name: str) -> bool:
+    """A span of compile work: a compile, a Dynamo compile phase, inductor's autotuning."""
+    return name in COMPILE_NAMES or name in COMPILE_PHASES or name.endswith(DYNAMO_TIMED)
+
+
+def is_launch_site(e: Any) -> bool:
+    """A CPU span (a RecordFunction: an ATen op, a mark) that the profiler can link device work to; not a
+    CUDA runtime or driver call, whose correlation ids are CUPTI's own and collide with the ops'."""
+    if e.device_type != "cpu":
+        return False
+    if e.kind:
+        return e.kind in LAUNCH_SITES
+    return e.linked_correlation == 0 and not _RUNTIME_CALL.match(e.name)
+
+
+def is_device_work(e: Any) -> bool:
+    """Device work with a time of its own: a kernel, a memcpy, a memset (not a GPU-side annotation range)."""
+    if e.device_type == "cpu":
+        return False
+    return e.kind in DEVICE_WORK if e.kind else True
+
+
+Interval = tuple[int, int]
+
+
 @dataclass(slots=True)
 class _Span:
-    """One recorded event on the cell's thread, with what was found inside it."""
+    """One recorded event on a thread, with what was found inside it."""
 
     name: str
     start: int
@@ -91,6 +173,7 @@ class _Span:
     cut: int = 0  # ns of its duration that belongs to spans nested in it (of another kind)
     ops: int = 0  # top-level eager ATen ops under it (not in a nested cut)
     op_ns: int = 0
+    cuts: list[Interval] | None = None  # those nested spans, where another thread's time is taken out of it
 
 
 @dataclass(slots=True)
@@ -106,11 +189,34 @@ class _Entry:
 
 
 @dataclass(slots=True)
+class _Call:
+    """One call of a compiled graph (``key``: ``<compile id>#<n>``) or of a compiled backward (``key`` None)."""
+
+    key: str | None
+    index: int  # 0: the graph's first call (by start time, over all threads)
+    host: int
+    compile: int = 0  # ns of compile work inside it
+    device: int = 0  # ns of the device work it launched itself
+    kernels: int = 0
+    compile_device: int = 0  # ns of the device work its compile work launched (autotuning)
+    compile_kernels: int = 0
+
+
+@dataclass(slots=True)
 class _GraphCalls:
-    calls: int = 0
-    total: int = 0
-    device: int = 0
-    kernels: dict[str, list[int]] = field(default_factory=dict)  # name -> [calls, ns]
+    calls: list[_Call] = field(default_factory=list)
+    kernels: dict[str, list[int]] = field(default_factory=dict)  # its own kernels: name -> [launches, ns]
+
+
+@dataclass(slots=True)
+class _Frame:
+    """An open span on a thread's stack."""
+
+    span: _Span
+    kind: str
+    skip: bool  # everything below is not eager (inside a graph, a compile or an ATen op already counted)
+    call: _Call | None  # the innermost graph or compiled backward call it lies in
+    compiling: bool  # inside compile work
 
 
 class ProfileCollector(Collector):
@@ -122,7 +228,7 @@ class ProfileCollector(Collector):
         self.events: list[Any] = []
         self.cuda = False
         self._graph_count: dict[str, int] = {}
-        self._compiles: list[Any] = []
+        self._compiles: dict[int, list[Any]] = {}  # thread -> the compile marks open on it
 
     # --- while the cell runs ---------------------------------------------------------------------
     def install(self, ctx: CaptureContext) -> contextlib.AbstractContextManager[Any]:
@@ -135,20 +241,25 @@ class ProfileCollector(Collector):
             with _compat.profiler_mark(CELL):
                 yield
         finally:
-            while self._compiles:  # a compile interrupted by an exception
-                self._compiles.pop().__exit__(None, None, None)
+            # a compile interrupted by an exception: its mark is closed here on its own thread; another thread's
+            # is let go once the profiler stopped (a span is closed on the thread that opened it)
+            mine = self._compiles.pop(threading.get_ident(), [])
+            while mine:
+                mine.pop().__exit__(None, None, None)
             self.events = _compat.stop_profiler(self.profiler)
             self.profiler = None
+            self._compiles.clear()
 
     def on_compile_start(self, ctx: CaptureContext, compile_id: str, trigger: str) -> None:
         if self.profiler is not None:
             mark = _compat.profiler_mark(COMPILE)
             mark.__enter__()
-            self._compiles.append(mark)
+            self._compiles.setdefault(threading.get_ident(), []).append(mark)
 
     def on_compile_end(self, ctx: CaptureContext, compile_id: str, trigger: str) -> None:
-        if self.profiler is not None and self._compiles:
-            self._compiles.pop().__exit__(None, None, None)
+        marks = self._compiles.get(threading.get_ident())
+        if self.profiler is not None and marks:
+            marks.pop().__exit__(None, None, None)
 
     def on_compiled(self, ctx: CaptureContext, compile_id: str, compiled_fn: Callable[..., Any]) -> Callable[..., Any]:
         if not ctx.options.profile:
@@ -165,124 +276,263 @@ class ProfileCollector(Collector):
         self.events = []
 
 
-def _analyse(events: list[Any], report: CompileReport, cuda: bool) -> Profile:
-    cpu = [e for e in events if e.device_type == "cpu"]
-    root = next((e for e in cpu if e.name == CELL), None)
-    thread = root.thread if root is not None else None
-    spans = sorted(
-        (_Span(e.name, e.start, e.end, e.correlation) for e in cpu if e.thread == thread),
-        key=lambda s: (s.start, -s.end),
-    )
-    entries: dict[str, _Entry] = {}
-    graphs: dict[str, _GraphCalls] = {}
-    backward = BackwardProfile(compiled_calls=0, compiled_ms=0.0, eager_nodes=0, eager_ms=0.0)
-    backward_op_ns = [0, 0]  # eager backward: ns, ops (not counted in coverage)
-    compile_ns = lookup_ns = lookups = 0
-    outside = _Entry()
-    graph_of_correlation: dict[int, str] = {}
+# --- intervals (ns), for the run split -----------------------------------------------------------------
+def _union(intervals: Iterable[Interval]) -> list[Interval]:
+    out: list[Interval] = []
+    for s, e in sorted(intervals):
+        if e <= s:
+            continue
+        if out and s <= out[-1][1]:
+            if e > out[-1][1]:
+                out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+    return out
 
-    # The stack holds the open spans; ``ctx`` is the innermost span that owns time (a "cut"), ``skip``
-    # says that everything below is not eager (inside a graph, a compile or an ATen op already counted).
-    stack: list[tuple[_Span, str, bool]] = []  # (span, kind, skip below)
-    pending_lookup: list[int] = []  # a lookup's ns waits for the region that follows it
 
-    def close(span: _Span, kind: str) -> None:
-        nonlocal compile_ns
+def _intersect(a: list[Interval], b: list[Interval]) -> list[Interval]:
+    """Both sorted and disjoint (``_union``'s output)."""
+    out: list[Interval] = []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        s, e = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if s < e:
+            out.append((s, e))
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+def _minus(a: list[Interval], b: list[Interval]) -> list[Interval]:
+    """``a`` less ``b``, both sorted and disjoint."""
+    out: list[Interval] = []
+    j = 0
+    for s, e in a:
+        while j < len(b) and b[j][1] <= s:
+            j += 1
+        k = j
+        while k < len(b) and b[k][0] < e:
+            if b[k][0] > s:
+                out.append((s, b[k][0]))
+            s = max(s, b[k][1])
+            k += 1
+        if s < e:
+            out.append((s, e))
+    return out
+
+
+def _length(intervals: Iterable[Interval]) -> int:
+    return sum(e - s for s, e in intervals)
+
+
+class _Analysis:
+    """The events of one run, read thread by thread ([Note: profile])."""
+
+    def __init__(self, call_index: dict[int, int]) -> None:
+        self.call_index = call_index  # a graph mark's correlation -> its call number in that graph
+        self.entries: dict[str, _Entry] = {}
+        self.graphs: dict[str, _GraphCalls] = {}
+        self.backward = BackwardProfile(compiled_calls=0, compiled_ms=0.0, eager_nodes=0, eager_ms=0.0)
+        self.backward_calls: list[_Call] = []
+        self.backward_op_ns = [0, 0]  # eager backward: ns, ops (not counted in coverage)
+        self.lookup_ns = 0
+        self.lookups = 0
+        self.outside = _Entry()
+        self.launch: dict[int, tuple[_Call | None, bool]] = {}  # an op's correlation -> (its call, compile work)
+        # the other threads' compile work and calls, and the part of them the run split counts
+        self.other_compile_iv: list[Interval] = []
+        self.other_call_iv: list[Interval] = []
+        self.projected: list[Interval] = []
+        self.eager_device = 0
+        self.compile_device = 0
+        self.eager_kernels: dict[str, list[int]] = {}
+
+    def _self_ns(self, span: _Span) -> int:
+        """A span's own time: less its nested cuts, and less another thread's time the split counted in it."""
+        own = span.end - span.start - span.cut
+        if span.cuts is not None and self.projected:
+            mine = _minus([(span.start, span.end)], _union(span.cuts))
+            own -= _length(_intersect(mine, self.projected))
+        return own
+
+    def close(self, frame: _Frame) -> None:
+        span, kind = frame.span, frame.kind
         dur = span.end - span.start
         if kind == "region":
-            cid = _ATTEMPT.sub("", span.name[len(REGION) :])
-            e = entries.setdefault(cid, _Entry())
+            e = self.entries.setdefault(_ATTEMPT.sub("", span.name[len(REGION) :]), _Entry())
             e.hits += 1
             e.total += dur
-            e.self_ns += dur - span.cut
+            e.self_ns += self._self_ns(span)
             e.ops += span.ops
             e.op_ns += span.op_ns
         elif kind == "cell":
-            outside.self_ns += dur - span.cut
-            outside.ops += span.ops
-            outside.op_ns += span.op_ns
+            self.outside.self_ns += self._self_ns(span)
+            self.outside.ops += span.ops
+            self.outside.op_ns += span.op_ns
+        elif kind == "thread":  # another thread's top-level eager ops count with the cell's own
+            self.outside.ops += span.ops
+            self.outside.op_ns += span.op_ns
         elif kind == "backward":
-            backward.eager_nodes += 1
-            backward.eager_ms += dur / 1e6
-            backward_op_ns[0] += span.op_ns
-            backward_op_ns[1] += span.ops
+            self.backward.eager_nodes += 1
+            self.backward.eager_ms += dur / 1e6
+            self.backward_op_ns[0] += span.op_ns
+            self.backward_op_ns[1] += span.ops
 
-    for span in spans:
-        while stack and stack[-1][0].end <= span.start:
-            done, kind, _ = stack.pop()
-            close(done, kind)
-        parent = stack[-1] if stack else None
-        skip = parent[2] if parent else False
-        name = span.name
-        dur = span.end - span.start
-        owner = next((s for s, k, _ in reversed(stack) if k in ("region", "cell", "backward")), None)
-        if skip:
-            # inside a graph call: its device launches belong to it
-            g = next((s.name[len(GRAPH) :] for s, k, _ in reversed(stack) if k == "graph"), None)
-            if g is not None:
-                graph_of_correlation[span.correlation] = g
-            stack.append((span, "inner", True))
-            continue
-        kind = "inner"
-        if name == CELL:
-            kind = "cell"
-        elif name in COMPILE_NAMES:
-            kind = "compile"
-            compile_ns += dur
-        elif name.startswith(GRAPH):
-            kind = "graph"
-            made = graphs.setdefault(name[len(GRAPH) :], _GraphCalls())
-            made.calls += 1
-            made.total += dur
-            graph_of_correlation[span.correlation] = name[len(GRAPH) :]
-            if owner is not None and owner.name.startswith(REGION):
-                entries.setdefault(_ATTEMPT.sub("", owner.name[len(REGION) :]), _Entry()).graph += dur
-        elif name == LOOKUP:
-            kind = "lookup"
-            lookup_ns += dur
-            lookups += 1
-            pending_lookup.append(dur)
-        elif name.startswith(REGION):
-            kind = "region"
-            cid = _ATTEMPT.sub("", name[len(REGION) :])
-            e = entries.setdefault(cid, _Entry())
-            if pending_lookup:  # the lookup that chose this entry ends right before it starts
-                e.lookup += pending_lookup.pop()
-                e.lookups += 1
-            pending_lookup.clear()
-        elif name == COMPILED_BACKWARD:
-            kind = "compiled_backward"
-            backward.compiled_calls += 1
-            backward.compiled_ms += dur / 1e6
-        elif name.startswith(BACKWARD):
-            kind = "backward"
-        elif name.startswith("aten::"):
-            kind = "op"
-            if owner is not None:
-                owner.ops += 1
-                owner.op_ns += dur
-        cut = kind in ("compile", "graph", "lookup", "region", "compiled_backward", "backward")
-        if cut and owner is not None and kind != "cell":
-            owner.cut += dur
-        stack.append((span, kind, kind in ("compile", "graph", "op", "compiled_backward")))
-    while stack:
-        done, kind, _ = stack.pop()
-        close(done, kind)
+    def walk(self, spans: list[_Span], main: bool) -> None:
+        """Nest one thread's spans by time; ``main``: the cell's thread (the timeline of the run split; read
+        after the others, whose time the split counted is taken out of the eager time it waited in)."""
+        compile_iv: list[Interval] = [] if main else self.other_compile_iv
+        call_iv: list[Interval] = [] if main else self.other_call_iv
+        track = main and bool(self.projected)
+        # another thread has no cell span: a root that only collects its top-level eager ops
+        stack: list[_Frame] = [] if main else [_Frame(_Span("", 0, 1 << 63, 0), "thread", False, None, False)]
+        pending_lookup: list[int] = []  # a lookup's ns waits for the region that follows it
+        for span in spans:
+            while stack and stack[-1].span.end <= span.start:
+                self.close(stack.pop())
+            top = stack[-1] if stack else None
+            skip = top.skip if top else False
+            call = top.call if top else None
+            compiling = top.compiling if top else False
+            name = span.name
+            dur = span.end - span.start
+            work = not compiling and is_compile_work(name)
+            if skip:
+                if work:
+                    compiling = True
+                    if call is not None:  # inside a call: its lazy compile, its autotuning
+                        call.compile += dur
+                        compile_iv.append((span.start, span.end))
+                self.launch[span.correlation] = (call, compiling)
+                stack.append(_Frame(span, "inner", True, call, compiling))
+                continue
+            owner = next((f.span for f in reversed(stack) if f.kind in ("region", "cell", "backward", "thread")), None)
+            kind = "inner"
+            if name == CELL and main:
+                kind = "cell"
+            elif work:
+                kind = "compile"
+                compiling = True
+                compile_iv.append((span.start, span.end))
+            elif name.startswith(GRAPH):
+                kind = "graph"
+                key = name[len(GRAPH) :]
+                call = _Call(key, self.call_index.get(span.correlation, 0), dur)
+                self.graphs.setdefault(key, _GraphCalls()).calls.append(call)
+                call_iv.append((span.start, span.end))
+                if owner is not None and owner.name.startswith(REGION):
+                    self.entries.setdefault(_ATTEMPT.sub("", owner.name[len(REGION) :]), _Entry()).graph += dur
+            elif name == LOOKUP:
+                kind = "lookup"
+                self.lookup_ns += dur
+                self.lookups += 1
+                pending_lookup.append(dur)
+            elif name.startswith(REGION):
+                kind = "region"
+                e = self.entries.setdefault(_ATTEMPT.sub("", name[len(REGION) :]), _Entry())
+                if pending_lookup:  # the lookup that chose this entry ends right before it starts
+                    e.lookup += pending_lookup.pop()
+                    e.lookups += 1
+                pending_lookup.clear()
+            elif name == COMPILED_BACKWARD:
+                kind = "compiled_backward"
+                call = _Call(None, 0, dur)
+                self.backward_calls.append(call)
+                self.backward.compiled_calls += 1
+                self.backward.compiled_ms += dur / 1e6
+                if not main:
+                    self.backward.other_thread_calls += 1
+                call_iv.append((span.start, span.end))
+            elif name.startswith(BACKWARD):
+                kind = "backward"
+            elif name.startswith("aten::"):
+                kind = "op"
+                if owner is not None:
+                    owner.ops += 1
+                    owner.op_ns += dur
+            cut = kind in ("compile", "graph", "lookup", "region", "compiled_backward", "backward")
+            if cut and owner is not None:
+                owner.cut += dur
+                if track:
+                    if owner.cuts is None:
+                        owner.cuts = []
+                    owner.cuts.append((span.start, span.end))
+            self.launch[span.correlation] = (call, compiling)
+            stack.append(_Frame(span, kind, kind in ("compile", "graph", "op", "compiled_backward"), call, compiling))
+        while stack:
+            self.close(stack.pop())
 
-    # device kernels (a GPU): each one's launch correlates with a CPU event inside a graph call
-    for e in events:
-        if e.device_type == "cpu":
-            continue
-        key = graph_of_correlation.get(e.linked_correlation)
-        if key is None:
-            continue
-        launched = graphs[key]
-        launched.device += e.end - e.start
-        k = launched.kernels.setdefault(e.name, [0, 0])
-        k[0] += 1
-        k[1] += e.end - e.start
+    def charge(self, e: Any) -> None:
+        """One piece of device work, to whoever launched it (its launch site's call and compile work)."""
+        ns = e.end - e.start
+        call, compiling = self.launch.get(e.linked_correlation, (None, False)) if e.linked_correlation else (None, False)
+        if compiling:
+            self.compile_device += ns
+            if call is not None:
+                call.compile_device += ns
+                call.compile_kernels += 1
+            return
+        if call is None:
+            self.eager_device += ns
+            _add_kernel(self.eager_kernels, e.name, ns)
+            return
+        call.device += ns
+        call.kernels += 1
+        if call.key is not None:
+            _add_kernel(self.graphs[call.key].kernels, e.name, ns)
 
-    return _build(report, entries, graphs, outside, backward, backward_op_ns, compile_ns, lookup_ns, lookups, root, cuda)
+    def split(self, main: list[_Span], root: Any) -> tuple[int, int]:
+        """(compiled ns, compile ns) of the run split: the cell's thread (``main``), then, where it was in neither,
+        the other threads' compile work and calls (read first), each moment once. Sets ``projected``."""
+        compiling = _union((s.start, s.end) for s in main if is_compile_work(s.name))
+        calls = _union((s.start, s.end) for s in main if s.name.startswith(GRAPH) or s.name == COMPILED_BACKWARD)
+        compiled_ns = _length(_minus(calls, compiling))
+        compile_ns = _length(compiling)
+        if root is not None and (self.other_compile_iv or self.other_call_iv):
+            free = _minus([(root.start, root.end)], _union(compiling + calls))
+            other_compiling = _intersect(_union(self.other_compile_iv), free)
+            other_compiled = _minus(_intersect(_union(self.other_call_iv), free), other_compiling)
+            compile_ns += _length(other_compiling)
+            compiled_ns += _length(other_compiled)
+            self.projected = _union(other_compiling + other_compiled)
+        return compiled_ns, compile_ns
+
+
+def _add_kernel(kernels: dict[str, list[int]], name: str, ns: int) -> None:
+    k = kernels.setdefault(name, [0, 0])
+    k[0] += 1
+    k[1] += ns
+
+
+def _analyse(events: list[Any], report: CompileReport, cuda: bool) -> Profile:
+    """The run's profile from kineto's events (``cuda``: CUDA activity was recorded)."""
+    sites = [e for e in events if is_launch_site(e)]
+    root = next((e for e in sites if e.name == CELL), None)
+    main = root.thread if root is not None else None
+    call_index: dict[int, int] = {}
+    seen: dict[str, int] = {}
+    for e in sorted((e for e in sites if e.name.startswith(GRAPH)), key=lambda e: e.start):
+        key = e.name[len(GRAPH) :]
+        call_index[e.correlation] = seen.get(key, 0)
+        seen[key] = call_index[e.correlation] + 1
+    by_thread: dict[int, list[_Span]] = {}
+    for e in sites:
+        by_thread.setdefault(e.thread, []).append(_Span(e.name, e.start, e.end, e.correlation))
+    a = _Analysis(call_index)
+    for spans in by_thread.values():
+        spans.sort(key=lambda s: (s.start, -s.end))
+    for thread, spans in by_thread.items():
+        if thread != main:
+            a.walk(spans, False)
+    mine = by_thread.get(main, []) if main is not None else []
+    split = a.split(mine, root)
+    a.walk(mine, True)
+    device = [e for e in events if is_device_work(e)]
+    for e in device:
+        a.charge(e)
+    return _build(report, a, root, split, cuda and bool(device))
 
 
 def _ms(ns: float) -> float:
@@ -293,45 +543,54 @@ def _pct(part: float, whole: float) -> float:
     return round(part / whole, 4) if whole else 0.0
 
 
-def _build(
-    report: CompileReport,
-    entries: dict[str, _Entry],
-    graphs: dict[str, _GraphCalls],
-    outside: _Entry,
-    backward: BackwardProfile,
-    backward_op_ns: list[int],
-    compile_ns: int,
-    lookup_ns: int,
-    lookups: int,
-    root: Any,
-    cuda: bool,
-) -> Profile:
+def _calls(calls: list[_Call], cuda: bool) -> CallsProfile:
+    return CallsProfile(
+        calls=len(calls),
+        host_ms=_ms(sum(c.host for c in calls)),
+        compile_ms=_ms(sum(c.compile for c in calls)),
+        device_ms=_ms(sum(c.device for c in calls)) if cuda else None,
+        kernels=sum(c.kernels for c in calls),
+        compile_device_ms=_ms(sum(c.compile_device for c in calls)) if cuda else None,
+        compile_kernels=sum(c.compile_kernels for c in calls),
+    )
+
+
+def _kernels(kernels: dict[str, list[int]], limit: int | None = None) -> list[KernelProfile]:
+    rows = sorted(
+        (KernelProfile(name=k, calls=c, device_ms=_ms(ns)) for k, (c, ns) in kernels.items()), key=lambda k: -k.device_ms
+    )
+    return rows[:limit] if limit is not None else rows
+
+
+def _build(report: CompileReport, a: _Analysis, root: Any, split: tuple[int, int], cuda: bool) -> Profile:
+    entries, outside, backward = a.entries, a.outside, a.backward
     dynamo_graphs: dict[str, list[Graph]] = {}
     for g in report.graphs:
         if g.kind == "dynamo":
             dynamo_graphs.setdefault(g.compile_id, []).append(g)
     rows = []
-    for key, calls in graphs.items():
+    run_ns: dict[int, int] = {}  # id(row) -> host ns of its calls less their compile work
+    for key, made in a.graphs.items():
         cid, n = key.rsplit("#", 1)
         cid = _ATTEMPT.sub("", cid)
         of_frame = dynamo_graphs.get(cid, [])
         graph = of_frame[int(n)] if int(n) < len(of_frame) else None
-        kernels = sorted(
-            (KernelProfile(name=k, calls=c, device_ms=_ms(ns)) for k, (c, ns) in calls.kernels.items()),
-            key=lambda k: -k.device_ms,
+        calls = sorted(made.calls, key=lambda c: c.index)
+        total = sum(c.host for c in calls)
+        row = GraphProfile(
+            graph_id=graph.id if graph is not None else None,
+            compile_id=cid,
+            calls=len(calls),
+            total_ms=_ms(total),
+            mean_ms=_ms(total / len(calls)) if calls else 0.0,
+            device_ms=_ms(sum(c.device for c in calls)) if cuda else None,
+            ops=graph_ops(graph) if graph is not None else 0,
+            kernels=_kernels(made.kernels),
+            first_call=_calls(calls[:1], cuda) if calls else None,
+            steady=_calls(calls[1:], cuda) if len(calls) > 1 else None,
         )
-        rows.append(
-            GraphProfile(
-                graph_id=graph.id if graph is not None else None,
-                compile_id=cid,
-                calls=calls.calls,
-                total_ms=_ms(calls.total),
-                mean_ms=_ms(calls.total / calls.calls) if calls.calls else 0.0,
-                device_ms=_ms(calls.device) if cuda else None,
-                ops=graph_ops(graph) if graph is not None else 0,
-                kernels=kernels,
-            )
-        )
+        run_ns[id(row)] = total - sum(c.compile for c in calls)
+        rows.append(row)
     rows.sort(key=lambda r: -r.total_ms)
     order = {f.compile_id: i for i, f in enumerate(report.frames)}
     entry_rows = [
@@ -370,18 +629,20 @@ def _build(
                 break_index=None,
                 calls=backward.eager_nodes,
                 ms=round(backward.eager_ms, 4),
-                ops=backward_op_ns[1],
+                ops=a.backward_op_ns[1],
             )
         )
     gaps.sort(key=lambda g: -g.ms)
     backward.compiled_ms = round(backward.compiled_ms, 4)
     backward.eager_ms = round(backward.eager_ms, 4)
+    backward.compile_ms = _ms(sum(c.compile for c in a.backward_calls))
+    backward.device_ms = _ms(sum(c.device for c in a.backward_calls)) if cuda else None
 
-    graph_ns = sum(g.total for g in graphs.values())
+    graph_ns = sum(run_ns.values())
     graph_ms_by_cid: dict[str, tuple[int, int, int]] = {}  # cid -> (calls, captured ops, ns)
     for r in rows:
         n_calls, ops, ns = graph_ms_by_cid.get(r.compile_id, (0, 0, 0))
-        graph_ms_by_cid[r.compile_id] = (n_calls + r.calls, ops + r.calls * r.ops, ns + int(r.total_ms * 1e6))
+        graph_ms_by_cid[r.compile_id] = (n_calls + r.calls, ops + r.calls * r.ops, ns + run_ns[id(r)])
     captured = sum(r.calls * r.ops for r in rows)
     eager_ops = outside.ops + sum(e.ops for e in entries.values())
     eager_op_ns = outside.op_ns + sum(e.op_ns for e in entries.values())
@@ -408,24 +669,24 @@ def _build(
         pct_time=_pct(graph_ns, graph_ns + eager_op_ns),
         frames=frames_cov,
     )
-    wall_ns = (root.end - root.start) if root is not None else 0
-    compiled_ms = _ms(graph_ns) + backward.compiled_ms
-    compile_ms = _ms(compile_ns)
+    wall_ms = _ms((root.end - root.start) if root is not None else 0)
+    compiled_ns, compile_ns = split
+    compiled_ms, compile_ms = _ms(compiled_ns), _ms(compile_ns)
     return Profile(
-        method=METHOD.format(
-            cuda=" and CUDA" if cuda else "",
-            device="; device time: the CUDA kernels each call launched" if cuda else "",
-        ),
+        method=METHOD.format(cuda=" and CUDA" if cuda else "", device=DEVICE_METHOD if cuda else ""),
         device="cuda" if cuda else "cpu",
-        wall_ms=_ms(wall_ns),
-        compiled_ms=round(compiled_ms, 4),
-        eager_ms=round(max(0.0, _ms(wall_ns) - compiled_ms - compile_ms), 4),
+        wall_ms=wall_ms,
+        compiled_ms=compiled_ms,
+        eager_ms=round(max(0.0, wall_ms - compiled_ms - compile_ms), 4),
         compile_ms=compile_ms,
-        cache_lookup_ms=_ms(lookup_ns),
-        cache_lookups=lookups,
+        cache_lookup_ms=_ms(a.lookup_ns),
+        cache_lookups=a.lookups,
         graphs=rows,
         entries=entry_rows,
         eager=[g for g in gaps if g.ms > 0 or g.ops > 0],
         coverage=coverage,
         backward=backward,
+        eager_device_ms=_ms(a.eager_device) if cuda else None,
+        compile_device_ms=_ms(a.compile_device) if cuda else None,
+        eager_kernels=_kernels(a.eager_kernels, EAGER_KERNELS),
     )

@@ -12,6 +12,7 @@ import contextlib
 import json
 from collections.abc import Iterator
 
+from .. import _compat
 from ..events import StructuredStream, TraceEvent
 from ..model import CompileReport
 from .base import CaptureContext, Collector
@@ -41,9 +42,10 @@ class StreamCollector(Collector):
 
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:
+        accept = lambda: ctx.watches(_compat.current_trace_id()[0])  # noqa: E731 - one line, used once
         if ctx.on_progress is not None:
             self._ctx = ctx
-            self.stream = StructuredStream(on_event=self._on_event)
+        self.stream = StructuredStream(on_event=self._on_event if ctx.on_progress is not None else None, accept=accept)
         try:
             yield
         finally:
@@ -59,24 +61,24 @@ class StreamCollector(Collector):
             self._close(ctx)
 
     def on_compile_start(self, ctx: CaptureContext, compile_id: str, trigger: str) -> None:
-        if trigger == "LAZY_BACKWARD":  # AOTAutograd compiles the backward at its first call
-            self._open(ctx)
+        if trigger == "LAZY_BACKWARD":  # AOTAutograd compiles the backward at its first call (an AOT backend)
+            self._open(ctx, lazy_backward=True)
 
     def on_compile_end(self, ctx: CaptureContext, compile_id: str, trigger: str) -> None:
         if trigger == "LAZY_BACKWARD":
-            self._close(ctx)
+            self._close(ctx, lazy_backward=True)
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
         return None  # the stream's events are read by the collectors that require this one
 
-    def _open(self, ctx: CaptureContext) -> None:
-        if ctx.needs_trace:
+    def _open(self, ctx: CaptureContext, lazy_backward: bool = False) -> None:
+        if lazy_backward or ctx.needs_trace:
             self._depth += 1
             if self._depth == 1:
                 self.stream.__enter__()
 
-    def _close(self, ctx: CaptureContext) -> None:
-        if ctx.needs_trace and self._depth > 0:
+    def _close(self, ctx: CaptureContext, lazy_backward: bool = False) -> None:
+        if (lazy_backward or ctx.needs_trace) and self._depth > 0:
             self._depth -= 1
             if self._depth == 0:
                 self.stream.__exit__(None, None, None)

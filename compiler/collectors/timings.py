@@ -8,7 +8,7 @@ wraps that logger's three methods for the run; each call appends one tuple here.
 of starts and ends on one thread, so ``phase_trees`` rebuilds each compile's tree in ``finalize``.
 
 [Note: compile phases] What is kept and where it goes:
-- Events of the cell's thread, and events of another thread only under a compile id this run started: a
+- Events of the run's threads ([Note: threads] in dispatch.py), and of any thread under a compile id this run started: a
   lazy backward compile (trigger ``LAZY_BACKWARD``, at the first ``backward()``) runs under the forward's
   compile id, on the autograd engine's thread for a GPU tensor (on the cell's thread on CPU). Inductor's
   worker threads (parallel ``compile_file``) carry no compile id: their time shows as ``async_compile.wait``.
@@ -276,13 +276,12 @@ class TimingsCollector(Collector):
 
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:
-        events, thread, started = self.events, ctx.thread, ctx.compile_ids
+        events, watches = self.events, ctx.watches
         get_ident = threading.get_ident
 
         def record(ph: str, name: str, ns: int, cid: str | None, key: str | None) -> None:
-            tid = get_ident()
-            if tid == thread or cid in started:  # [Note: compile phases]
-                events.append((ph, name, ns, cid, key, tid))
+            if watches(cid):  # [Note: compile phases]; [Note: threads] in dispatch.py
+                events.append((ph, name, ns, cid, key, get_ident()))
 
         with _compat.chromium_events(record):
             yield

@@ -8,6 +8,8 @@
  * - `rankGraphs`, `entryRows`, `eagerRows`, `coverageRows`, `functionRows`, `backwardParts`: the rows of the
  *   pane's tables (graphs by time, cache entries, eager time by cause, captured-op coverage as in TorchDynamo
  *   Update 5, per-function speedups, the backward split).
+ * - `firstCallText`, `steadyText`, `deviceParts` (schema minor 8): a graph's first call (its compile work and
+ *   autotuning) apart from the calls after it, and the device time no graph launched (eager, compile work).
  * - `hitsByFrame(report)`: the hits of each cache entry (the frames pane's "×N hits" badge).
  * - `sortRows(rows, value, dir)`: a stable sort for the sortable tables.
  * - `formatPct`, `formatSpeedup` (and `formatMs`, breakList.ts's): the words the pane and the tests share.
@@ -15,6 +17,7 @@
 import { formatMs, userLine } from './breakList';
 import type { ReportIndex } from './model';
 import type {
+  CallsProfile,
   CompileReport,
   EagerBaseline,
   EagerGap,
@@ -365,9 +368,95 @@ export function backwardParts(profile: Profile): { compiled: string; eager: stri
   }
   const calls = num(b.compiled_calls);
   const nodes = num(b.eager_nodes);
+  let compiled = `compiled ${calls} call${calls === 1 ? '' : 's'}, ${formatMs(num(b.compiled_ms))}`;
+  if (num(b.compile_ms) > 0) {
+    compiled += ` (${formatMs(num(b.compile_ms))} of it the lazy backward compile)`;
+  }
+  if (b.device_ms !== null && b.device_ms !== undefined) {
+    compiled += `, device ${formatMs(num(b.device_ms))}`;
+  }
+  const other = num(b.other_thread_calls);
+  if (other > 0) {
+    compiled += `; ${other === calls ? (calls === 1 ? 'it' : 'all') : other} on another thread than the cell’s`;
+  }
+  return { compiled, eager: `eager ${nodes} node${nodes === 1 ? '' : 's'}, ${formatMs(num(b.eager_ms))}` };
+}
+
+/** `1 kernel`, `4,900 kernels`. */
+function kernelCount(n: number): string {
+  return `${n.toLocaleString('en-US')} kernel${n === 1 ? '' : 's'}`;
+}
+
+/** A `CallsProfile`, or null (a report before schema minor 8 has none). */
+function callsOf(calls: CallsProfile | null | undefined): CallsProfile | null {
+  return calls && typeof calls === 'object' && num(calls.calls) > 0 ? calls : null;
+}
+
+/**
+ * A graph's first call, which holds its lazy compile, loading its code and inductor's autotuning:
+ * `81.0 ms host, 70.4 ms of it compile work (4,900 kernels, 70.4 ms on the device); its own 2 kernels 0.40 ms`;
+ * null for a report without it.
+ */
+export function firstCallText(graph: GraphProfile): string | null {
+  const first = callsOf(graph.first_call);
+  if (!first) {
+    return null;
+  }
+  let text = `${formatMs(num(first.host_ms))} host`;
+  if (num(first.compile_ms) > 0 || num(first.compile_kernels) > 0) {
+    text += `, ${formatMs(num(first.compile_ms))} of it compile work`;
+    if (first.compile_device_ms !== null && num(first.compile_kernels) > 0) {
+      text += ` (${kernelCount(num(first.compile_kernels))}, ${formatMs(num(first.compile_device_ms))} on the device)`;
+    }
+  }
+  if (first.device_ms !== null) {
+    text += `; its own ${kernelCount(num(first.kernels))} ${formatMs(num(first.device_ms))} on the device`;
+  }
+  return text;
+}
+
+/**
+ * The calls after a graph's first (the steady state): `4 calls, mean 3.10 ms (device 1.20 ms per call)`; null when
+ * it ran once (or for a report without it).
+ */
+export function steadyText(graph: GraphProfile): string | null {
+  const steady = callsOf(graph.steady);
+  if (!steady) {
+    return null;
+  }
+  const calls = num(steady.calls);
+  const mean = (num(steady.host_ms) - num(steady.compile_ms)) / calls;
+  let text = `${calls} call${calls === 1 ? '' : 's'}, mean ${formatMs(mean)}`;
+  if (steady.device_ms !== null) {
+    text += ` (device ${formatMs(num(steady.device_ms) / calls)} per call)`;
+  }
+  if (num(steady.compile_ms) > 0) {
+    text += `; ${formatMs(num(steady.compile_ms))} compile work in them`;
+  }
+  return text;
+}
+
+/**
+ * The device time no graph's own run launched (schema minor 8, a GPU): eager kernels (launched outside any
+ * graph call: the cell's own CUDA ops) and the kernels of compile work (inductor's autotuning); null without
+ * device figures.
+ */
+export function deviceParts(profile: Profile): { eager: string; compile: string; kernels: KernelProfile[] } | null {
+  if (
+    profile.device !== 'cuda' ||
+    profile.eager_device_ms === null ||
+    profile.eager_device_ms === undefined ||
+    profile.compile_device_ms === null ||
+    profile.compile_device_ms === undefined
+  ) {
+    return null;
+  }
+  const kernels = sortRows(profile.eager_kernels ?? [], k => num(k.device_ms), 'desc');
+  const launches = kernels.reduce((sum, k) => sum + num(k.calls), 0);
   return {
-    compiled: `compiled ${calls} call${calls === 1 ? '' : 's'}, ${formatMs(num(b.compiled_ms))}`,
-    eager: `eager ${nodes} node${nodes === 1 ? '' : 's'}, ${formatMs(num(b.eager_ms))}`
+    eager: `eager ${formatMs(num(profile.eager_device_ms))} (${kernelCount(launches)} launched outside any graph call)`,
+    compile: `compile work ${formatMs(num(profile.compile_device_ms))} (kernels its autotuning launched)`,
+    kernels
   };
 }
 

@@ -83,6 +83,10 @@ export interface CompileReport {
   diagnostics: Diagnostic[];
   timings: RunTimings;
   /**
+   * (minor 8) Every torch._dynamo.reset() (torch.compiler.reset()) the cell made while it ran, in order.
+   */
+  resets?: DynamoReset[];
+  /**
    * (minor 2) Scope 'calls': each distinct callee the cell's own code called, in first-call order, and whether Dynamo was started on it.
    */
   callees?: Callee[];
@@ -122,6 +126,10 @@ export interface CompileReport {
    * (minor 7) --trace-steps [FRAME]: Dynamo's symbolic execution of one compiled frame, instruction by instruction (compiler/collectors/trace_steps.py, [Note: trace steps]). Null or absent without --trace-steps.
    */
   trace_steps?: null | TraceSteps;
+  /**
+   * (minor 8) CUDA graphs (mode reduce-overhead or max-autotune, config triton.cudagraphs): for each graph inductor compiled with CUDA graphs asked for, whether it was recorded, skipped (inductor's own reason) or re-recorded, its recordings and, with --profile, its replays and eager runs (compiler/collectors/cudagraphs.py, [Note: cudagraphs]). In compile order; empty when no graph asked for CUDA graphs.
+   */
+  cudagraphs?: CudaGraph[];
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -180,6 +188,10 @@ export interface RunOptions {
    * (minor 7) --decisions: Dynamo's inline / skip decision for every traced call was recorded (frames[].decisions; empty without it).
    */
   decisions?: boolean;
+  /**
+   * (minor 8) --override-compile-options: what the cell had compiled with its own torch.compile(...) was compiled with the run's options; without it, with the options it was given (callees[].compile).
+   */
+  override_compile_options?: boolean;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -814,6 +826,28 @@ export interface RunTimings {
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "DynamoReset".
+ */
+export interface DynamoReset {
+  /**
+   * The cell line that reset Dynamo (its own call, or the call of the cell that led to it); null when the cell's code was not on the stack.
+   */
+  line: number | null;
+  /**
+   * Frames this run had compiled before the reset.
+   */
+  frames_before: number;
+  /**
+   * When the run had compiled frames before the reset: the frame id Dynamo's numbering went on from (a plain run restarts at 0/0), so every compile id of the report stays distinct; null otherwise.
+   */
+  next_frame_id: number | null;
+  /**
+   * The sentence the views show.
+   */
+  message: string;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
  * via the `definition` "Callee".
  */
 export interface Callee {
@@ -830,9 +864,39 @@ export interface Callee {
    */
   compiled: boolean;
   /**
-   * e.g. 'a function you defined', 'an nn.Module', 'library code (transformers...)', 'a class (construction runs plain)'.
+   * e.g. 'a function you defined', 'an nn.Module', 'library code (transformers...)', 'a class (construction runs plain)', 'a coroutine function (async def): runs as plain Python ...'.
    */
   why: string;
+  /**
+   * (minor 8) A compiled callee: the options it was compiled with. Those of the user's own torch.compile(...) when it was the result of one (origin 'torch.compile'), else the run's (origin 'run').
+   */
+  compile?: null | CompileSettings;
+  /**
+   * (minor 8) A compiled callee the cell handed to another thread: the API that runs it there ('threading.Thread', 'ThreadPoolExecutor.submit', 'asyncio.to_thread', ...); it was compiled where that thread called it.
+   */
+  thread_api?: string | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "CompileSettings".
+ */
+export interface CompileSettings {
+  /**
+   * 'torch.compile': the user's own torch.compile(...) (or model.compile(...)) gave them; 'run': the %%dynamo line's (or the CLI's) options.
+   */
+  origin: 'torch.compile' | 'run';
+  /**
+   * The backend's name, as torch.compile names it ('inductor', 'aot_eager', a custom backend's function name).
+   */
+  backend: string;
+  mode: string | null;
+  dynamic: boolean | null;
+  fullgraph: boolean;
+  /**
+   * torch.compile(options=...) (inductor config values), beyond what the mode implies.
+   */
+  options: {} | null;
+  recompile_limit: number | null;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -885,7 +949,7 @@ export interface Profile {
    */
   wall_ms: number;
   /**
-   * Time inside compiled graphs: forward graph calls (graphs[]) plus compiled backward calls (backward.compiled_ms).
+   * Time inside compiled graphs: forward graph calls (graphs[]) plus compiled backward calls (backward.compiled_ms), less the compile work inside them (a first call's lazy compile and autotuning, which counts in compile_ms). Follows the cell's thread; (minor 8) calls on another thread count where the cell's thread was neither in a graph nor compiling, each moment once.
    */
   compiled_ms: number;
   /**
@@ -893,7 +957,7 @@ export interface Profile {
    */
   eager_ms: number;
   /**
-   * Time Dynamo and the backend spent compiling during the run (frames and lazy backward compiles).
+   * Time Dynamo and the backend spent compiling during the run (frames and lazy backward compiles; (minor 8) the compile work inside graph calls, and compiles on another thread while the cell's thread waited).
    */
   compile_ms: number;
   /**
@@ -918,6 +982,18 @@ export interface Profile {
   eager: EagerGap[];
   coverage: Coverage;
   backward: BackwardProfile;
+  /**
+   * (minor 8) Device time of the kernels launched outside any graph call, compiled backward and compile work (the cell's own eager CUDA ops); null without device activity.
+   */
+  eager_device_ms?: number | null;
+  /**
+   * (minor 8) Device time of the kernels launched by compile work (inductor's autotuning: its benchmark runs and L2-cache flushes), in graph calls or not; null without device activity.
+   */
+  compile_device_ms?: number | null;
+  /**
+   * (minor 8) The kernels of eager_device_ms, the most time first (at most 20).
+   */
+  eager_kernels?: KernelProfile[];
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -939,7 +1015,7 @@ export interface GraphProfile {
   total_ms: number;
   mean_ms: number;
   /**
-   * Device (CUDA) kernel time of the calls, from the profiler's CUDA activity; null on the CPU.
+   * Device (CUDA) time of the kernels the calls launched, from the profiler's CUDA activity, charged by launch (the profiler's link from a kernel to the op that launched it), not by time; (minor 8) without the kernels of compile work (first_call.compile_device_ms); null without device activity.
    */
   device_ms: number | null;
   /**
@@ -947,9 +1023,17 @@ export interface GraphProfile {
    */
   ops: number;
   /**
-   * Device kernels the graph launched (Triton kernels on a GPU), the most time first; empty on the CPU.
+   * Device kernels the graph launched (Triton kernels on a GPU), the most time first; empty on the CPU; (minor 8) without those of compile work.
    */
   kernels: KernelProfile[];
+  /**
+   * (minor 8) Its first call (by start time, on any thread), apart: it holds a lazy compile, loading the generated code and inductor's autotuning.
+   */
+  first_call?: null | CallsProfile;
+  /**
+   * (minor 8) The calls after the first (the steady state); null when it ran once.
+   */
+  steady?: null | CallsProfile;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -959,6 +1043,37 @@ export interface KernelProfile {
   name: string;
   calls: number;
   device_ms: number;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "CallsProfile".
+ */
+export interface CallsProfile {
+  calls: number;
+  /**
+   * Host time inside the calls, compile_ms included.
+   */
+  host_ms: number;
+  /**
+   * Of host_ms, compile work: a compile, a Dynamo compile phase (dynamo_timed) or inductor's autotuning inside the calls.
+   */
+  compile_ms: number;
+  /**
+   * Device time of the kernels the calls launched themselves (compile work's excluded); null without device activity.
+   */
+  device_ms: number | null;
+  /**
+   * Kernels (and memcpy, memset) the calls launched themselves.
+   */
+  kernels: number;
+  /**
+   * Device time of the kernels their compile work launched (autotuning's benchmark runs and L2-cache flushes); null without device activity.
+   */
+  compile_device_ms: number | null;
+  /**
+   * Kernels their compile work launched.
+   */
+  compile_kernels: number;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -1086,6 +1201,18 @@ export interface BackwardProfile {
    */
   eager_nodes: number;
   eager_ms: number;
+  /**
+   * (minor 8) Of compiled_ms, compile work inside the compiled backward calls (AOTAutograd's lazy backward compile, on the first).
+   */
+  compile_ms?: number;
+  /**
+   * (minor 8) Device time of the kernels the compiled backward calls launched (compile work's excluded); null without device activity.
+   */
+  device_ms?: number | null;
+  /**
+   * (minor 8) Of compiled_calls, those that ran on another thread than the cell's (autograd's device thread on a GPU, a thread the cell started).
+   */
+  other_thread_calls?: number;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -1554,6 +1681,69 @@ export interface TraceBreak {
   break_index: number | null;
 }
 /**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "CudaGraph".
+ */
+export interface CudaGraph {
+  compile_id: string;
+  /**
+   * Which compiled graph of the compile id (as output_code[].kind).
+   */
+  kind: 'forward' | 'backward' | 'inference';
+  /**
+   * The AOT graph of this kind and compile id in graphs[] (aot_forward, aot_backward, aot_inference); null when it was not captured.
+   */
+  graph_id: number | null;
+  /**
+   * recorded: CUDA graph trees recorded it (later calls replay it); rerecorded: recorded again because a recorded graph no longer fit a call (rerecord_reasons); skipped: inductor runs it without CUDA graphs (reason); not_recorded: handed to CUDA graph trees but no recording was made in this run (only warm-up calls, or no call).
+   */
+  status: 'recorded' | 'rerecorded' | 'skipped' | 'not_recorded';
+  /**
+   * Inductor's own words for a skip: disabled_cudagraphs_reason or its cudagraph_fail_reasons at compile time ('skipping cudagraphs due to cpu device (arg0_1)'), the run-time warning of CUDA graph trees ('skipping cudagraphs due to mutated inputs (1 instances)'), or for a backward its forward's (from_forward). Null when not skipped.
+   */
+  reason: string | null;
+  /**
+   * Where inductor decided to skip: while compiling the graph, or in CUDA graph trees at a call. Null when not skipped.
+   */
+  skipped_at: 'compile' | 'run' | null;
+  /**
+   * A backward skipped because its forward was: AOTAutograd shares one cudagraphs flag between them, and reason is the forward's.
+   */
+  from_forward: boolean;
+  /**
+   * What the state or the reason means, in plain words (the explorer's, not inductor's).
+   */
+  explanation: string | null;
+  /**
+   * How many functions inductor handed to CUDA graph trees for this graph (one per graph partition: the CUDA code between CPU ops); null when skipped at compile time.
+   */
+  partitions: number | null;
+  /**
+   * CUDA graphs recorded for it in this run (each partition, each path in the tree, each re-recording counts).
+   */
+  recordings: number;
+  /**
+   * Why it was recorded again, as CUDA graph trees say it ('static input data pointer changed. input name: ...'); distinct, at most 8.
+   */
+  rerecord_reasons: string[];
+  /**
+   * Runs CUDA graph trees made eagerly before recording (warm-ups), from inductor's cudagraphs log.
+   */
+  warmups: number;
+  /**
+   * With --profile: calls of the compiled graph in this run; null without it.
+   */
+  calls: number | null;
+  /**
+   * With --profile: calls that replayed recorded CUDA graphs and ran nothing else; null without it.
+   */
+  replays: number | null;
+  /**
+   * With --profile: calls that ran the compiled code without a CUDA graph (a warm-up, a skip); the remaining calls recorded. Null without it.
+   */
+  eager_runs: number | null;
+}
+/**
  * The stored form of a big report (minor 4; compiler/encoding.py, labextension/src/encoding.ts): a notebook output or a standalone page whose report's JSON is larger than compiler.encoding.ENCODE_ABOVE bytes holds this instead of the report. The MIME type is the same; readers tell the two apart by `encoding`.
  *
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -1583,7 +1773,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 7 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 8 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

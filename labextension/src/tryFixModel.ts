@@ -110,6 +110,9 @@ export function magicLine(options: RunOptions, name: string): string {
   if (options.fullgraph) {
     parts.push('--fullgraph');
   }
+  if (options.override_compile_options) {
+    parts.push('--override-compile-options');
+  }
   if (options.scope && options.scope !== 'auto') {
     parts.push('--scope', options.scope === 'frames' ? 'all-frames' : options.scope);
   }

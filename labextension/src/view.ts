@@ -4,6 +4,7 @@
  * 'loading' while panes draw and 'ready' once everything shown is drawn, SVG included.
  */
 import type { IViewContext } from './context';
+import { frameCudaGraphs } from './cudagraphs';
 import { formatSeconds, h } from './dom';
 import { frameAutomaticDynamic, frameSymbols } from './frameSymbols';
 import { PaneLayout } from './layout';
@@ -242,6 +243,10 @@ export class ReportView implements IViewContext {
     const dynamic = frameAutomaticDynamic(frame);
     if (dynamic) {
       el.append(dynamic);
+    }
+    const cudagraphs = frameCudaGraphs(this, frame);
+    if (cudagraphs) {
+      el.append(cudagraphs);
     }
     if (frame.fail_reason) {
       el.append(

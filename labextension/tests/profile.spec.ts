@@ -8,16 +8,20 @@
  * - the pane in the real renderer: the split bar's widths, the speedup and payback lines, the ranked graph
  *   table (a row opens its graph in the FX pane), the eager row's link to the break's line, the coverage
  *   numbers, sorting by a column, the shown frame's rows marked, the frames pane's "×N hits" badges;
- * - reports without a profile (a hint), with only a baseline, with GPU kernels, and report strings kept text.
+ * - reports without a profile (a hint), with only a baseline, with GPU kernels, and report strings kept text;
+ * - (schema minor 8) a graph's first call with its compile work and autotuning apart from the calls after it,
+ *   the device time no graph's run launched (eager kernels, autotuning's), a backward on another thread.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReportIndex } from '../src/model';
 import {
   backwardParts,
   coverageRows,
+  deviceParts,
   eagerRows,
   entryRows,
   formatPct,
+  firstCallText,
   formatSpeedup,
   functionRows,
   hitsByFrame,
@@ -28,9 +32,10 @@ import {
   runSplit,
   sortRows,
   speedupSentence,
-  splitText
+  splitText,
+  steadyText
 } from '../src/profileModel';
-import type { CompileReport, EagerBaseline, Profile } from '../src/schema';
+import type { CallsProfile, CompileReport, EagerBaseline, Profile } from '../src/schema';
 import { golden, pane, render, settled } from './helpers';
 
 afterEach(() => {
@@ -51,6 +56,9 @@ function timed(): CompileReport {
   for (const g of p.graphs) {
     g.total_ms = total[g.graph_id!];
     g.mean_ms = g.total_ms / g.calls;
+    // the first call holds a quarter of the time (all of it when it is the only one), the calls after it the rest
+    g.first_call = calls({ host_ms: g.calls > 1 ? g.total_ms / 4 : g.total_ms });
+    g.steady = g.calls > 1 ? calls({ calls: g.calls - 1, host_ms: (g.total_ms * 3) / 4 }) : null;
   }
   const ms: Record<string, number> = { graph_break: 12, outside: 6.5, '1/0': 1, '2/0': 0.5 };
   for (const e of p.eager) {
@@ -62,6 +70,49 @@ function timed(): CompileReport {
   }
   Object.assign(report.eager_baseline!, { eager_ms: 10, compiled_ms: 4, compile_ms: 600, speedup: 2.5 });
   Object.assign(report.eager_baseline!.functions[0], { eager_ms: 9, compiled_ms: 3.5, speedup: 9 / 3.5 });
+  return report;
+}
+
+function calls(extra: Partial<CallsProfile>): CallsProfile {
+  return {
+    calls: 1,
+    host_ms: 0,
+    compile_ms: 0,
+    device_ms: null,
+    kernels: 0,
+    compile_device_ms: null,
+    compile_kernels: 0,
+    ...extra
+  };
+}
+
+/**
+ * timed() on a GPU, as the GPT-2 step was seen: graph 1 ([1/0]) autotuned in its first call (80 ms, 70 ms of it
+ * compile work that launched 4,900 L2-flush kernels, 70.4 ms on the device) and then ran 3 more calls at 3 ms;
+ * graph 0 ran its 5 calls without compile work; the cell's eager randn kernel is eager, not graph 1's.
+ */
+function onGpu(): CompileReport {
+  const report = timed();
+  const p = report.profile!;
+  p.device = 'cuda';
+  Object.assign(p, { eager_device_ms: 0.02, compile_device_ms: 70.4 });
+  p.eager_kernels = [{ name: 'normal_kernel', calls: 1, device_ms: 0.02 }];
+  for (const g of p.graphs) {
+    g.device_ms = 0;
+    g.first_call = calls({ host_ms: g.mean_ms, device_ms: 0 });
+    g.steady = g.calls > 1 ? calls({ calls: g.calls - 1, host_ms: g.mean_ms * (g.calls - 1), device_ms: 0 }) : null;
+  }
+  const g1 = p.graphs.find(x => x.graph_id === 1)!;
+  Object.assign(g1, { calls: 4, total_ms: 89, mean_ms: 22.25, device_ms: 3.5 });
+  g1.first_call = calls({
+    host_ms: 80,
+    compile_ms: 70,
+    device_ms: 0.5,
+    kernels: 2,
+    compile_device_ms: 70.4,
+    compile_kernels: 4900
+  });
+  g1.steady = calls({ calls: 3, host_ms: 9, device_ms: 3, kernels: 6 });
   return report;
 }
 
@@ -176,6 +227,48 @@ describe('profile model', () => {
     expect(backwardParts(trained)).toEqual({ compiled: 'compiled 4 calls, 1.20 ms', eager: 'eager 1 node, 0.50 ms' });
   });
 
+  it("shows a graph's first call, its compile work and autotuning, apart from the calls after it", () => {
+    const p = onGpu().profile!;
+    const g1 = p.graphs.find(x => x.graph_id === 1)!;
+    expect(firstCallText(g1)).toBe(
+      '80.0 ms host, 70.0 ms of it compile work (4,900 kernels, 70.4 ms on the device); its own 2 kernels 0.50 ms on the device'
+    );
+    expect(steadyText(g1)).toBe('3 calls, mean 3.00 ms (device 1.00 ms per call)');
+    const g2 = p.graphs.find(x => x.graph_id === 2)!;
+    expect(steadyText(g2)).toBeNull(); // it ran once
+    // the CPU: no device words; a report before schema minor 8: nothing
+    expect(firstCallText({ ...g1, first_call: calls({ host_ms: 5, compile_ms: 2 }) })).toBe(
+      '5.00 ms host, 2.00 ms of it compile work'
+    );
+    expect(firstCallText({ ...g1, first_call: undefined, steady: undefined })).toBeNull();
+    expect(steadyText({ ...g1, steady: undefined })).toBeNull();
+    expect(deviceParts(p)).toEqual({
+      eager: 'eager 0.02 ms (1 kernel launched outside any graph call)',
+      compile: 'compile work 70.4 ms (kernels its autotuning launched)',
+      kernels: [{ name: 'normal_kernel', calls: 1, device_ms: 0.02 }]
+    });
+    expect(deviceParts(profile)).toBeNull(); // the CPU
+  });
+
+  it('says how much of a compiled backward was its lazy compile, and that it ran on another thread', () => {
+    const backward = {
+      compiled_calls: 3,
+      compiled_ms: 6500,
+      eager_nodes: 6,
+      eager_ms: 0.2,
+      compile_ms: 6400,
+      device_ms: null,
+      other_thread_calls: 3
+    };
+    expect(backwardParts({ ...profile, backward })!.compiled).toBe(
+      'compiled 3 calls, 6.50 s (6.40 s of it the lazy backward compile); all on another thread than the cell’s'
+    );
+    const gpu = { ...backward, compile_ms: 0, device_ms: 2, other_thread_calls: 1 };
+    expect(backwardParts({ ...profile, backward: gpu })!.compiled).toBe(
+      'compiled 3 calls, 6.50 s, device 2.00 ms; 1 on another thread than the cell’s'
+    );
+  });
+
   it('writes numbers for people and sorts stably', () => {
     expect([0, 0.0004, 0.042, 0.5, 1].map(formatPct)).toEqual(['0%', '<0.1%', '4.2%', '50%', '100%']);
     expect([2.5, 0.42, 12.34, null, 0].map(formatSpeedup)).toEqual(['2.50×', '0.42×', '12.3×', '–', '–']);
@@ -259,7 +352,9 @@ describe('profile pane', () => {
       '20.0 ms',
       '5.00 ms',
       '67%',
-      '2'
+      '2',
+      '5.00 ms',
+      '3× 5.00 ms'
     ]);
     // no GPU: no device or kernel columns
     expect(Array.from(table.querySelectorAll('th'), th => th.textContent)).toEqual([
@@ -269,7 +364,9 @@ describe('profile pane', () => {
       'total',
       'mean',
       '% compiled',
-      'ops/call'
+      'ops/call',
+      'first call',
+      'then'
     ]);
     const fx = pane(root, 'fx-graph');
     expect(widget.view!.frame!.compile_id).toBe('0/0');
@@ -422,16 +519,47 @@ describe('profile pane', () => {
     report.profile!.device = 'cuda';
     const { root } = await render(report);
     const table = pane(root, 'profile').querySelector<HTMLElement>('[data-section="graphs"]')!;
-    expect(Array.from(table.querySelectorAll('th'), th => th.textContent).slice(-2)).toEqual(['device', 'kernels']);
+    const heads = Array.from(table.querySelectorAll('th'), th => th.textContent);
+    expect(heads.slice(-2)).toEqual(['device', 'kernels']);
     const first = table.querySelector('tbody tr')!;
-    expect(first.querySelectorAll('td')[7].textContent).toBe('3.50 ms');
+    expect(first.querySelectorAll('td')[heads.indexOf('device')].textContent).toBe('3.50 ms');
     expect(Array.from(first.querySelectorAll('[data-kernel]'), k => k.textContent)).toEqual([
       'triton_poi_fused_abs_add_div_1 · 4× · 3.00 ms',
       'triton_poi_fused_mul_0 · 4× · 0.50 ms'
     ]);
     expect(first.querySelector('summary')!.textContent).toBe('2 kernels');
-    expect(table.querySelectorAll('tbody tr')[1].querySelectorAll('td')[8].textContent).toBe('–');
+    expect(table.querySelectorAll('tbody tr')[1].querySelectorAll('td')[heads.indexOf('kernels')].textContent).toBe(
+      '–'
+    );
     expect(pane(root, 'profile').textContent).toContain('(with CUDA kernel times)');
+  });
+
+  it("on a GPU: each graph's first call apart from the calls after it, and the device time no graph ran", async () => {
+    const { root } = await render(onGpu());
+    const el = pane(root, 'profile');
+    const table = el.querySelector<HTMLElement>('[data-section="graphs"]')!;
+    const heads = Array.from(table.querySelectorAll('th'), th => th.textContent);
+    expect(heads.slice(-4)).toEqual(['first call', 'then', 'device', 'kernels']);
+    const row = table.querySelector<HTMLElement>('tbody tr[data-graph-id="1"]')!;
+    const cells = row.querySelectorAll('td');
+    expect(cells[heads.indexOf('first call')].textContent).toBe('80.0 ms (70.0 ms compile)');
+    expect(cells[heads.indexOf('first call')].querySelector<HTMLElement>('[data-first-call]')!.title).toContain(
+      '4,900 kernels, 70.4 ms on the device'
+    );
+    expect(cells[heads.indexOf('then')].textContent).toBe('3× 3.00 ms');
+    const once = table.querySelector<HTMLElement>('tbody tr[data-graph-id="2"]')!;
+    expect(once.querySelectorAll('td')[heads.indexOf('then')].textContent).toBe('–');
+    const device = el.querySelector<HTMLElement>('[data-section="device"]')!;
+    expect(device.querySelector('[data-part="eager"]')!.textContent).toBe(
+      'eager 0.02 ms (1 kernel launched outside any graph call)'
+    );
+    expect(device.querySelector('[data-part="compile"]')!.textContent).toContain('70.4 ms');
+    expect(Array.from(device.querySelectorAll('[data-kernel]'), k => k.textContent)).toEqual([
+      'normal_kernel · 1× · 0.02 ms'
+    ]);
+    // the CPU (the golden): no device section
+    const cpu = await render(timed());
+    expect(pane(cpu.root, 'profile').querySelector('[data-section="device"]')).toBeNull();
   });
 
   it("keeps the report's strings as text", async () => {

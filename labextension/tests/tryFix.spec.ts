@@ -168,6 +168,9 @@ describe('the magic line', () => {
     // --trace-steps is one of the options the kernel matches the run before on
     expect(magicLine({ ...options, trace_steps: '' }, 'x')).toBe('%%dynamo --backend eager --trace-steps --try x');
     expect(magicLine({ ...options, decisions: true }, 'x')).toBe('%%dynamo --backend eager --decisions --try x');
+    expect(magicLine({ ...options, override_compile_options: true }, 'x')).toBe(
+      '%%dynamo --backend eager --override-compile-options --try x'
+    );
     expect(magicLine({ ...options, trace_steps: 'f', trace_steps_max: 50 }, 'x')).toBe(
       '%%dynamo --backend eager --trace-steps f --trace-steps-max 50 --try x'
     );

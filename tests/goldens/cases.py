@@ -140,6 +140,21 @@ CASES: dict[str, dict[str, Any]] = {
         ),
         "options": {"backend": "eager", "trace_steps": "f"},
     },
+    # issue 23: a reset on the first line, the user's own torch.compile options kept, a thread's function compiled
+    # where the thread calls it, a coroutine run plain
+    "own_options": {
+        "source": (
+            "import asyncio\nimport threading\nimport torch\n\ntorch._dynamo.reset()\n\n"
+            "def g(x):\n    return torch.tanh(x) * 3\n\n"
+            "cg = torch.compile(g, backend='aot_eager', dynamic=False)\n"
+            "a = cg(torch.randn(3))\nb = cg(torch.randn(5))\n\n"
+            "def work(x):\n    return x.sin() + 1\n\n"
+            "t = threading.Thread(target=work, args=(torch.ones(2),))\nt.start()\nt.join()\n\n"
+            "async def main():\n    return 1\n\n"
+            "n = asyncio.run(main())\n"
+        ),
+        "options": {"backend": "eager"},
+    },
     "xss_strings": {
         "source": (
             "import torch\n\ndef evil_name_with_script_tag(x):\n    tag = '<script>alert(1)</script>'\n    if x.sum() > 0:\n        x = x + len(tag)\n"
@@ -182,4 +197,15 @@ def skeleton(report: dict[str, Any]) -> dict[str, Any]:
         "output_code": sorted({(o["compile_id"], o["kind"]) for o in report["output_code"]}),
         "symbols": sorted({(s["compile_id"], s["source"]) for s in report["symbols"]}),
         "error": report["error"] and [report["error"]["type"], report["error"]["line"]],
+        "callees": [
+            [
+                c["name"],
+                c["compiled"],
+                (c.get("compile") or {}).get("origin"),
+                (c.get("compile") or {}).get("backend"),
+                c.get("thread_api"),
+            ]
+            for c in report.get("callees", [])
+        ],
+        "resets": [[r["line"], r["frames_before"], r["next_frame_id"]] for r in report.get("resets", [])],
     }

@@ -29,6 +29,7 @@ MAGIC_OPTIONS = (
     "--dynamic",
     "--no-dynamic",
     "--fullgraph",
+    "--override-compile-options",
     "--scope",
     "--recompile-limit",
     "--decompile",

@@ -65,7 +65,8 @@ def _cells():
         ),
         code('print(json.dumps({"p": p.tolist(), "q": q.tolist()}))', name="raises_check"),
         code("%%dynamo --backend eager\nnot_run_syntax = 1\nz = (\n", name="syntax", raises=True),
-        code("%%dynamo --backend eager\nfrom math import *\nr = pi\n", name="star", raises=True),
+        code("%%dynamo --backend eager --scope cell\nfrom math import *\nr = pi\n", name="star", raises=True),
+        code("%%dynamo --backend eager\nfrom math import *\nr_auto = pi\nprint(r_auto)\n", name="star_auto"),
     ]
     for name, option in BAD_OPTIONS.items():
         cells.append(code(f"%%dynamo {option}\nnot_run_{name} = 1\n", name=name, raises=True))
@@ -218,9 +219,13 @@ def _usage_error(c) -> str:
     return text
 
 
-def test_star_import_is_a_usage_error(nb):
+def test_star_import_is_a_usage_error_in_scope_cell_and_runs_plain_in_auto(nb):
     text = _usage_error(cell(nb, "star"))
     assert "import *" in text
+    c = cell(nb, "star_auto")  # scope auto: a cell that calls nothing of its own and imports * runs as plain Python
+    assert stream(c).startswith("3.14159")
+    (rep,) = reports(c)
+    assert rep.data[MIME]["scope"] == "calls" and "import *` (line" in rep.data[MIME]["scope_reason"]
 
 
 @pytest.mark.parametrize("name", sorted(BAD_OPTIONS))

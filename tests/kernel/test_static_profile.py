@@ -33,6 +33,9 @@ def _timed() -> dict:
     for g in p["graphs"]:
         g["total_ms"] = {0: 6, 1: 20, 2: 4}[g["graph_id"]]
         g["mean_ms"] = g["total_ms"] / g["calls"]
+        # the first call holds a quarter of the time (all of it when it is the only one), the calls after it the rest
+        g["first_call"] = _calls(host_ms=g["total_ms"] / 4 if g["calls"] > 1 else g["total_ms"])
+        g["steady"] = _calls(calls=g["calls"] - 1, host_ms=g["total_ms"] * 3 / 4) if g["calls"] > 1 else None
     ms = {"graph_break": 12, "outside": 6.5, "1/0": 1, "2/0": 0.5}
     for e in p["eager"]:
         e["ms"] = ms[e["compile_id"]] if e["cause"] == "frame" else ms[e["cause"]]
@@ -128,11 +131,11 @@ def test_the_speedup_and_when_the_compile_pays_back():
 def test_graphs_ranked_eager_causes_coverage_and_entries():
     tables = _tables(render(_timed()))
     graphs = tables["Graphs by time"]
-    assert graphs[0] == ["#", "graph", "calls", "total", "mean", "% compiled", "ops/call"]
+    assert graphs[0] == ["#", "graph", "calls", "total", "mean", "% compiled", "ops/call", "first call", "then"]
     assert graphs[1:] == [
-        ["1", "[1/0] graph 1", "4", "20.0 ms", "5.00 ms", "67%", "2"],
-        ["2", "[0/0] graph 0", "5", "6.00 ms", "1.20 ms", "20%", "5"],
-        ["3", "[2/0] graph 2", "1", "4.00 ms", "4.00 ms", "13%", "1"],
+        ["1", "[1/0] graph 1", "4", "20.0 ms", "5.00 ms", "67%", "2", "5.00 ms", "3× 5.00 ms"],
+        ["2", "[0/0] graph 0", "5", "6.00 ms", "1.20 ms", "20%", "5", "1.50 ms", "4× 1.12 ms"],
+        ["3", "[2/0] graph 2", "1", "4.00 ms", "4.00 ms", "13%", "1", "4.00 ms", "–"],
     ]
     eager = tables["Eager time by cause"]
     assert [r[1] for r in eager[1:]] == ["graph_break", "outside", "frame", "frame"]
@@ -233,3 +236,53 @@ def test_a_real_profiled_run():
     assert ranked == [f"[{g['compile_id']}] graph {g['graph_id']}" for g in by_time]
     assert any(r[1] == "graph_break" and "at line 4" in r[2] for r in tables["Eager time by cause"][1:])
     assert "vs eager" in one_line(report) and "% of ops captured" in one_line(report)
+
+
+def _calls(**extra: float | None) -> dict:
+    out: dict = {"calls": 1, "host_ms": 0, "compile_ms": 0, "device_ms": None, "kernels": 0}
+    return out | {"compile_device_ms": None, "compile_kernels": 0} | extra
+
+
+def test_a_graphs_first_call_apart_and_the_device_time_no_graph_ran():
+    # as profile.spec.ts's onGpu(): graph 1 autotuned in its first call (70 ms of 80, 4,900 kernels), then 3 calls
+    report = _timed()
+    p = report["profile"]
+    p.update(device="cuda", eager_device_ms=0.02, compile_device_ms=70.4)
+    p["eager_kernels"] = [{"name": "normal_kernel", "calls": 1, "device_ms": 0.02}]
+    for g in p["graphs"]:
+        g["device_ms"] = 0
+        g["first_call"] = _calls(host_ms=g["mean_ms"], device_ms=0)
+        g["steady"] = (
+            _calls(calls=g["calls"] - 1, host_ms=g["mean_ms"] * (g["calls"] - 1), device_ms=0) if g["calls"] > 1 else None
+        )
+    g1 = next(g for g in p["graphs"] if g["graph_id"] == 1)
+    g1.update(calls=4, total_ms=89, mean_ms=22.25, device_ms=3.5)
+    g1["first_call"] = _calls(host_ms=80, compile_ms=70, device_ms=0.5, kernels=2, compile_device_ms=70.4, compile_kernels=4900)
+    g1["steady"] = _calls(calls=3, host_ms=9, device_ms=3, kernels=6)
+    p["backward"] = {"compiled_calls": 3, "compiled_ms": 6500, "eager_nodes": 6, "eager_ms": 0.2}
+    p["backward"] |= {"compile_ms": 6400, "device_ms": 2.0, "other_thread_calls": 3}
+    html = render(report)
+    graphs = _tables(html)["Graphs by time"]
+    head = graphs[0]
+    assert head[-4:] == ["first call", "then", "device", "kernels"]
+    row = next(r for r in graphs[1:] if r[1] == "[1/0] graph 1")
+    assert row[head.index("first call")] == "80.0 ms (70.0 ms compile)"
+    assert row[head.index("then")] == "3× 3.00 ms"
+    assert "4,900 kernels, 70.4 ms on the device" in html  # the first call's tooltip
+    once = next(r for r in graphs[1:] if r[1] == "[2/0] graph 2")
+    assert once[head.index("then")] == "–"
+    assert (
+        "Device time outside the graphs’ own runs: eager 0.02 ms (1 kernel launched outside any graph call) · "
+        "compile work 70.4 ms (kernels its autotuning launched)"
+    ) in html
+    assert "normal_kernel</span> · 1× · 0.02 ms" in html
+    assert (
+        "compiled 3 calls, 6.50 s (6.40 s of it the lazy backward compile), device 2.00 ms; all on another thread than the"
+        " cell’s · eager 6 nodes, 0.20 ms"
+    ) in html
+    # the CPU: no device line; a report before schema minor 8 (no first_call, steady): no first-call columns
+    before = _timed()
+    for g in before["profile"]["graphs"]:
+        del g["first_call"], g["steady"]
+    plain = render(before)
+    assert "Device time outside" not in plain and "first call" not in _tables(plain)["Graphs by time"][0]

@@ -4,6 +4,7 @@
  * tooltip naming the guard that failed.
  */
 import type { IViewContext } from '../context';
+import { cudagraphBadge } from '../cudagraphs';
 import { h } from '../dom';
 import { shortReason } from '../guardsModel';
 import type { IChain } from '../model';
@@ -127,7 +128,8 @@ export class FramesPane extends Pane {
       h('span', { class: 'jp-DynamoExplorer-statusDot' }),
       `[${frame.compile_id}]`,
       dataDependent ? h('span', { class: 'jp-DynamoExplorer-flag', text: '⚠ data-dependent' }) : null,
-      this._hitsBadge(frame)
+      this._hitsBadge(frame),
+      cudagraphBadge(this.ctx.report, frame)
     );
     (chip as HTMLButtonElement).type = 'button';
     this._chips.set(frame.compile_id, chip);

@@ -4,7 +4,7 @@
  */
 import type { IViewContext } from '../context';
 import { button, formatSeconds, h, plural } from '../dom';
-import { PANE_TITLES } from '../schema';
+import { PANE_TITLES, type Callee, type CompileReport, type CompileSettings } from '../schema';
 import { dynamicText } from '../frameSymbols';
 import { Pane, type IPaneShell } from './pane';
 
@@ -80,6 +80,25 @@ function renderHeader(ctx: IViewContext, facts: HTMLElement, element: HTMLElemen
       count('recompiles', index.recompileCount, 'recompile')
     )
   );
+  const callees = calleesRow(report);
+  if (callees) {
+    element.appendChild(callees);
+  }
+  for (const reset of report.resets ?? []) {
+    element.appendChild(
+      h(
+        'div',
+        { class: 'jp-DynamoExplorer-banner jp-mod-info', data: { banner: 'reset' } },
+        h('strong', { text: 'torch._dynamo.reset(): ' }),
+        h('span', { text: reset.message }),
+        reset.line !== null
+          ? button(` line ${reset.line}`, () => void ctx.jumpToLine(null, reset.line!), {
+              class: 'jp-DynamoExplorer-link'
+            })
+          : null
+      )
+    );
+  }
   if (report.error) {
     const err = report.error;
     const frame = err.compile_id ? (index.frames.get(err.compile_id) ?? null) : null;
@@ -125,6 +144,84 @@ function renderHeader(ctx: IViewContext, facts: HTMLElement, element: HTMLElemen
     }
     element.appendChild(details);
   }
+}
+
+/**
+ * `backend='aot_eager', dynamic=False, fullgraph=True`: the options a callee was compiled with, written as
+ * torch.compile's arguments (the words of compiler/calls.py `describe_settings`).
+ */
+export function settingsText(settings: CompileSettings): string {
+  const py = (v: unknown): string =>
+    typeof v === 'string' ? `'${v}'` : typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v);
+  const parts = [`backend=${py(settings.backend)}`];
+  if (settings.mode !== null) {
+    parts.push(`mode=${py(settings.mode)}`);
+  }
+  if (settings.dynamic !== null) {
+    parts.push(`dynamic=${py(settings.dynamic)}`);
+  }
+  if (settings.fullgraph) {
+    parts.push('fullgraph=True');
+  }
+  if (settings.options) {
+    const items = Object.entries(settings.options).map(([k, v]) => `'${k}': ${py(v)}`);
+    parts.push(`options={${items.join(', ')}}`);
+  }
+  if (settings.recompile_limit !== null) {
+    parts.push(`recompile_limit=${settings.recompile_limit}`);
+  }
+  return parts.join(', ');
+}
+
+/**
+ * One callee of scope 'calls' in a few words: `cg (line 7, your torch.compile: backend='aot_eager')`,
+ * `work (line 8, on another thread: threading.Thread)`, `main (line 10, a coroutine function (async def))`.
+ */
+export function calleeText(callee: Callee): string {
+  const notes = [`line ${callee.line}`];
+  if (callee.compiled && callee.compile?.origin === 'torch.compile') {
+    notes.push(`your torch.compile: ${settingsText(callee.compile)}`);
+  }
+  if (callee.thread_api) {
+    notes.push(`on another thread: ${callee.thread_api}`);
+  }
+  if (!callee.compiled) {
+    notes.push(callee.why.split(':', 1)[0]);
+  }
+  return `${callee.name} (${notes.join(', ')})`;
+}
+
+/** Callees of the user's the cell never handed to Dynamo (compiler/summary.py RUNS_PLAIN): a coroutine, a generator. */
+function notablePlain(callee: Callee): boolean {
+  return !callee.compiled && callee.why.includes('runs as plain Python');
+}
+
+/**
+ * What scope 'calls' compiled and with which options, and what of the user's it ran plain: a row under the
+ * counts; null for other scopes or when nothing is worth saying beyond the scope's tooltip.
+ */
+function calleesRow(report: CompileReport): HTMLElement | null {
+  const callees = report.callees ?? [];
+  const compiled = callees.filter(c => c.compiled);
+  const plain = callees.filter(notablePlain);
+  if (compiled.length === 0 && plain.length === 0) {
+    return null;
+  }
+  const part = (label: string, items: Callee[], key: string): HTMLElement | null =>
+    items.length === 0
+      ? null
+      : h(
+          'span',
+          { data: { callees: key } },
+          h('span', { class: 'jp-DynamoExplorer-factLabel', text: label }),
+          items.map(calleeText).join(' · ')
+        );
+  return h(
+    'div',
+    { class: 'jp-DynamoExplorer-callees' },
+    part('compiled', compiled, 'compiled'),
+    part('ran plain', plain, 'plain')
+  );
 }
 
 /**

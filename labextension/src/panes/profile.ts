@@ -4,9 +4,10 @@
  * (`--compare-eager`), through profileModel.ts:
  * - the run split (compiled | eager | compile) as one stacked bar, and with a baseline the speedup over eager,
  *   when the compile pays back, and each compiled function's speedup;
- * - graphs ranked by time (a row opens its graph in the FX pane), cache entries (hits and time), eager time by
- *   cause (a graph break's row shows its line), captured-op coverage as in TorchDynamo Update 5, the backward
- *   split, and how it was all measured.
+ * - graphs ranked by time (a row opens its graph in the FX pane), each one's first call (its compile work and
+ *   autotuning) apart from the calls after it, cache entries (hits and time), eager time by cause (a graph
+ *   break's row shows its line), captured-op coverage as in TorchDynamo Update 5, the backward split, on a GPU
+ *   the device time no graph launched (eager kernels, autotuning's), and how it was all measured.
  * Without a profile it says how to get one. Tables sort by a click (or Enter) on a column's head.
  */
 import type { IViewContext } from '../context';
@@ -16,11 +17,13 @@ import {
   baselineOf,
   CAUSE_TEXT,
   coverageRows,
+  deviceParts,
   eagerRows,
   entryRows,
   formatMs,
   formatPct,
   formatSpeedup,
+  firstCallText,
   frameLabel,
   functionRows,
   noProfileText,
@@ -32,6 +35,7 @@ import {
   sortRows,
   speedupSentence,
   splitText,
+  steadyText,
   type IEagerRow,
   type IGraphRow,
   type SortDir
@@ -77,6 +81,10 @@ export class ProfilePane extends Pane {
     this.body.appendChild(summary);
     if (profile) {
       summary.appendChild(this._split(profile));
+      const device = this._device(profile);
+      if (device) {
+        summary.appendChild(device);
+      }
     }
     if (baseline) {
       summary.appendChild(this._baseline(baseline));
@@ -180,6 +188,44 @@ export class ProfilePane extends Pane {
     );
   }
 
+  /** On a GPU: the device time no graph's own run launched (eager kernels, compile work's), with the eager kernels. */
+  private _device(profile: Profile): HTMLElement | null {
+    const parts = deviceParts(profile);
+    if (!parts) {
+      return null;
+    }
+    return h(
+      'div',
+      {
+        class: 'jp-DynamoExplorer-profileDevice',
+        data: { section: 'device' },
+        title: 'each kernel is charged to the call that launched it (the profiler’s link from a kernel to its launch)'
+      },
+      h('span', { text: 'Device time outside the graphs’ own runs: ' }),
+      h('span', { data: { part: 'eager' }, text: parts.eager }),
+      ' · ',
+      h('span', { data: { part: 'compile' }, text: parts.compile }),
+      parts.kernels.length > 0
+        ? h(
+            'details',
+            { class: 'jp-DynamoExplorer-kernelList' },
+            h('summary', { text: 'eager kernels' }),
+            h(
+              'ol',
+              {},
+              ...parts.kernels.map(k =>
+                h('li', {
+                  title: k.name,
+                  text: `${k.name} · ${k.calls}× · ${formatMs(k.device_ms)}`,
+                  data: { kernel: k.name }
+                })
+              )
+            )
+          )
+        : null
+    );
+  }
+
   /** The comparison with eager: the speedup, when the compile pays back, and each function's speedup. */
   private _baseline(baseline: EagerBaseline): HTMLElement {
     const runs = paybackRuns(baseline);
@@ -246,6 +292,7 @@ export class ProfilePane extends Pane {
   private _graphs(profile: Profile): HTMLElement {
     const rows = rankGraphs(profile, this.ctx.index);
     const gpu = rows.some(r => r.graph.device_ms !== null || r.kernels.length > 0);
+    const split = rows.some(r => firstCallText(r.graph) !== null);
     const columns: Array<IColumn<IGraphRow>> = [
       { label: '#', numeric: true, sort: r => r.rank, cell: r => String(r.rank) },
       {
@@ -290,11 +337,33 @@ export class ProfilePane extends Pane {
         cell: r => String(r.graph.ops)
       }
     ];
+    if (split) {
+      columns.push(
+        {
+          label: 'first call',
+          title:
+            'host time of its first call, which holds its lazy compile, loading its code and inductor’s autotuning',
+          numeric: true,
+          sort: r => r.graph.first_call?.host_ms ?? -1,
+          cell: r => this._firstCall(r)
+        },
+        {
+          label: 'then',
+          title: 'the calls after the first (the steady state): how many, and their mean host time',
+          numeric: true,
+          sort: r => {
+            const s = r.graph.steady;
+            return s && s.calls > 0 ? (s.host_ms - s.compile_ms) / s.calls : -1;
+          },
+          cell: r => this._steady(r)
+        }
+      );
+    }
     if (gpu) {
       columns.push(
         {
           label: 'device',
-          title: 'CUDA kernel time of its calls',
+          title: 'CUDA time of the kernels its calls launched (charged by launch; its autotuning’s not included)',
           numeric: true,
           sort: r => r.graph.device_ms ?? -1,
           cell: r => (r.graph.device_ms === null ? '–' : formatMs(r.graph.device_ms))
@@ -312,6 +381,38 @@ export class ProfilePane extends Pane {
       table.appendChild(h('div', { class: 'jp-DynamoExplorer-empty', text: 'No compiled graph ran.' }));
     }
     return table;
+  }
+
+  /** A graph's first call: its host time, and how much of it was compile work (the tooltip says all). */
+  private _firstCall(row: IGraphRow): Child {
+    const first = row.graph.first_call;
+    const text = firstCallText(row.graph);
+    if (!first || text === null) {
+      return '–';
+    }
+    return h(
+      'span',
+      { title: `first call: ${text}`, data: { firstCall: String(first.host_ms), compileMs: String(first.compile_ms) } },
+      formatMs(first.host_ms),
+      first.compile_ms > 0
+        ? h('span', { class: 'jp-DynamoExplorer-muted', text: ` (${formatMs(first.compile_ms)} compile)` })
+        : null
+    );
+  }
+
+  /** The calls after a graph's first: `4× 3.10 ms` (the mean, compile work excluded), or `–`. */
+  private _steady(row: IGraphRow): Child {
+    const steady = row.graph.steady;
+    const text = steadyText(row.graph);
+    if (!steady || text === null) {
+      return '–';
+    }
+    const mean = (steady.host_ms - steady.compile_ms) / steady.calls;
+    return h(
+      'span',
+      { title: `then ${text}`, data: { steady: String(steady.calls) } },
+      `${steady.calls}× ${formatMs(mean)}`
+    );
   }
 
   /** A graph's device kernels (a GPU), folded. */

@@ -1,0 +1,501 @@
+"""Collector for CUDA graphs (``mode="reduce-overhead"``): for each graph inductor compiled, whether it was recorded
+as a CUDA graph, skipped (with inductor's own reason) or re-recorded (with its reason), how many recordings were
+made, and with ``--profile`` how many calls replayed a CUDA graph and how many ran eagerly.
+
+The decision is read from each ``CompiledFxGraph`` as inductor finishes it, the recordings from inductor's own
+``cudagraphs`` log lines; [Note: cudagraphs] says why and how.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sys
+import threading
+import types
+import weakref
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import _compat
+from ..model import CompileReport, CudaGraph
+from ..summary import cudagraphs_reason
+from .base import CaptureContext, Collector
+
+__all__ = ["CudaGraphsCollector", "Decision", "Event", "explain", "summarise"]
+
+# [Note: cudagraphs] What inductor does with CUDA graphs, and where each fact of the report comes from (torch 2.11
+# and 2.13 alike, checked in both sources).
+# - The decision is per compiled graph (``CompiledFxGraph``: a forward, a backward or an inference graph of one
+#   compile id) and made while it compiles. ``config.triton.cudagraphs`` (what reduce-overhead and max-autotune
+#   set) starts a ``BoxedBool`` that AOTAutograd shares between a forward and its backward. Lowering sets
+#   ``disabled_cudagraphs_reason`` (``check_lowering_disable_cudagraph``: "skipping cudagraphs due to cpu device
+#   (...)", "... multiple devices: ...", an incompatible op, dynamic shapes with ``cudagraph_skip_dynamic_graphs``);
+#   ``CompiledFxGraph.__init__`` adds ``cudagraph_info.cudagraph_fail_reasons`` (mutated inputs, non-Tensor
+#   inputs); ``post_compile`` (run for a fresh compile and for an FX-graph cache hit alike) then either wraps the
+#   graph's callable for CUDA graph trees (``compile_fx.cudagraphify``: one function per graph partition with
+#   ``graph_partition``, the default) or turns the box off. It logs "skipping cudagraphs due to ..." and bumps
+#   ``counters['inductor']['cudagraph_skips']`` (``log_cudagraph_skip_and_bump_counter``) only when the graph has
+#   CUDA code: a CPU graph bumps the counter and logs nothing, so the reason exists only on the object. A backward
+#   whose forward was skipped compiles with the box already off and has no reason of its own: its forward's is
+#   the reason (``from_forward``).
+#   So ``CompiledFxGraph.post_compile`` is wrapped for the run (one call per compiled graph, nothing per call), and
+#   reads after it: the box (wrapped or not), ``disabled_cudagraphs_reason``, the fail reasons, and the callables
+#   it handed to the trees (which identify the graph at run time). The compile id is the compile context's, also
+#   for a backward compiled lazily (AOTAutograd restores it, on autograd's thread too).
+# - Recording happens at run time, not in the compile: CUDA graph trees (``cudagraph_trees.py``) run a function
+#   eagerly first (a warm-up), record it at its next call, replay it after that, and record it again when a
+#   recorded graph's invariants fail (an input's or a static input's address changed). Inductor writes each step
+#   to its ``cudagraphs`` artifact log at DEBUG: "[%s] Recording function=...", "[%s] Re-recording function=...,
+#   reason=%s" (the reason is computed only when DEBUG is on), "[%s] Running warmup function=...", "[%s] Running
+#   eager function=..."; 2.13 adds "mode=%s", 2.11 does not, so only the format's start is read, and the reason is
+#   the last argument in both. A run-time skip (an input mutation CUDA graphs do not manage, too many
+#   re-recordings) goes to the warning "skipping cudagraph(s) due to ..." of ``cudagraph_utils``. A filter on
+#   the two loggers (DEBUG only on the trees' logger and only while the run lasts; a record under the logger's
+#   own level is dropped there, so nothing new is printed) takes every record, on any thread. Which graph it is
+#   about: the tree manager's frame that made it (``_run``, ``record_function``, ``run_eager`` and
+#   ``_update_non_cudagraph_managed_mutation`` all take ``function_id``), its ``ids_to_funcs[function_id].model``
+#   being one of the callables ``post_compile`` handed over.
+# - With ``--profile`` each call of a compiled graph is classified: ``CompiledFxGraph.__call__`` is wrapped and
+#   ``CUDAGraphTreeManager.execute_node`` (the replay of a recorded graph) too, from the first graph wrapped for
+#   CUDA graphs on. A call that replayed and did nothing else is a replay, one that recorded is a recording, the
+#   rest ran the compiled code eagerly (a warm-up, a graph skipped at compile or at run time).
+# What can only be seen on a GPU: recordings, re-recordings, run-time skips and replays (the CPU never wraps a
+# graph); ``summarise`` turns these events into the report and is tested on constructed events.
+
+_TREES_LOG = "torch._inductor.cudagraph_trees.__cudagraphs"
+_UTILS_LOG = "torch._inductor.cudagraph_utils.__cudagraphs"
+_PREFIX = "skipping cudagraphs due to "
+_EVENTS = (  # the start of each format string the trees' logger writes -> event
+    ("[%s] Recording function=", "record"),
+    ("[%s] Re-recording function=", "rerecord"),
+    ("[%s] Running warmup function=", "warmup"),
+    ("[%s] Running eager function=", "eager"),
+)
+_MAX_REASONS = 8
+_MAX_FRAMES = 30  # frames between a log call and the tree manager's method that made it
+
+
+@dataclass(slots=True)
+class Decision:
+    """What inductor decided for one compiled graph, at the end of its ``post_compile``."""
+
+    compile_id: str
+    kind: str  # forward | backward | inference
+    wrapped: bool  # handed to CUDA graph trees
+    reason: str | None  # inductor's own words, when not wrapped
+    box_was_off: bool  # the shared box was off before this graph's own checks (a backward: its forward's doing)
+    partitions: int  # callables handed to the trees (0 when not wrapped)
+    note: str | None = None  # why, in the explorer's words, when inductor turned them off silently
+
+
+@dataclass(slots=True)
+class Event:
+    """Something CUDA graph trees did for a graph at run time (``decision``: its index), or one classified call."""
+
+    decision: int
+    what: str  # record | rerecord | warmup | eager | skip | call:replay | call:record | call:eager
+    detail: str | None = None
+
+
+@dataclass(slots=True)
+class _Call:
+    decision: int
+    seen: set[str] = field(default_factory=set)
+
+
+class CudaGraphsCollector(Collector):
+    name = "cudagraphs"
+    requires = ("aot_graphs",)  # graph ids of the AOT graphs
+
+    def __init__(self) -> None:
+        self.decisions: list[Decision] = []
+        self.events: list[Event] = []
+        self.compile_messages: dict[str, list[str]] = {}  # compile id -> skip messages logged outside the trees
+        self.profile = False
+        # id(callable handed to the trees) -> (decision, a reference to it); id(CompiledFxGraph) -> the same. Weak:
+        # the run must not keep a graph (and through it its CUDA graph tree) alive longer than Dynamo does.
+        self._handed: dict[int, tuple[int, Callable[[], Any]]] = {}
+        self._graphs: dict[int, tuple[int, Callable[[], Any]]] = {}
+        self._calls = threading.local()
+        self._stack = contextlib.ExitStack()
+        self._replays_patched = False
+        self._lock = threading.Lock()
+        self._failures: list[tuple[str, str, Exception]] | None = None
+
+    def failed(self, where: str, exc: Exception) -> None:
+        """A listener raised: kept for the report (``collector_failed``), never passed on to torch."""
+        if self._failures is not None and len(self._failures) < 20:
+            self._failures.append((self.name, where, exc))
+
+    # --- while the cell runs ---------------------------------------------------------------------
+    @contextlib.contextmanager
+    def install(self, ctx: CaptureContext) -> Iterator[None]:
+        from torch._inductor.output_code import CompiledFxGraph
+
+        self.profile = bool(ctx.options.profile)
+        self._failures = ctx.hook_failures
+        with self._stack:
+            self._stack.enter_context(_compat._patched(CompiledFxGraph, "post_compile", self._post_compile_wrapper()))
+            if self.profile:
+                self._stack.enter_context(_compat._patched(CompiledFxGraph, "__call__", self._call_wrapper()))
+            self._stack.enter_context(_listening(_TREES_LOG, _TreeLog(self), logging.DEBUG))
+            self._stack.enter_context(_listening(_UTILS_LOG, _TreeLog(self), None))
+            try:
+                yield
+            finally:
+                self._handed.clear()
+                self._graphs.clear()
+
+    def _post_compile_wrapper(self) -> Callable[..., Any]:
+        from torch._inductor.output_code import CompiledFxGraph
+
+        original = CompiledFxGraph.__dict__["post_compile"]
+        collector = self
+
+        def post_compile(graph: Any, example_inputs: Any, constants: Any, graph_kwargs: Any) -> Any:
+            try:
+                watched = collector._before(graph, graph_kwargs)
+            except Exception as exc:  # noqa: BLE001 - a capture bug must never fail the user's compile
+                collector.failed("post_compile", exc)
+                watched = None
+            result = original(graph, example_inputs, constants, graph_kwargs)
+            if watched is not None:
+                try:
+                    collector._after(graph, graph_kwargs, *watched)
+                except Exception as exc:  # noqa: BLE001 - a capture bug must never fail the user's compile
+                    collector.failed("post_compile", exc)
+            return result
+
+        return post_compile
+
+    def _before(self, graph: Any, graph_kwargs: Any) -> tuple[bool, list[Any]] | None:
+        """Whether CUDA graphs were asked for this graph, and the callables post_compile may hand to the trees."""
+        from torch._inductor import config
+
+        box = graph_kwargs.get("cudagraphs")
+        if not (config.triton.cudagraphs or box):
+            return None
+        runner = getattr(graph, "compiled_fn_runner", None)
+        handed = [graph.current_callable, *list(getattr(runner, "partitions", None) or [])]
+        return bool(box), handed
+
+    def _after(self, graph: Any, graph_kwargs: Any, box_was_on: bool, handed: list[Any]) -> None:
+        cid = _compat.current_trace_id()[0]
+        if cid is None:
+            return
+        fx_kwargs = getattr(graph, "fx_kwargs", None) or {}
+        backward = bool(graph_kwargs.get("is_backward", fx_kwargs.get("is_backward")))
+        inference = bool(graph_kwargs.get("is_inference", fx_kwargs.get("is_inference")))
+        wrapped = bool(graph_kwargs.get("cudagraphs"))
+        reason = None
+        if not wrapped:
+            reason = graph.disabled_cudagraphs_reason
+            info = getattr(graph, "cudagraph_info", None)
+            fails = list(getattr(info, "cudagraph_fail_reasons", None) or [])
+            if not reason and fails:
+                reason = f"{_PREFIX}{fails}"  # as cudagraph_post_compile words it
+        partitions = getattr(graph, "partition_maps", None)
+        note = None
+        if not wrapped and not reason and box_was_on and not partitions:
+            from torch._inductor import config
+
+            if config.graph_partition:  # cudagraph_partition_post_compile turns the box off without a word
+                note = "inductor found no graph partition with CUDA code to record (graph_partition)"
+        with self._lock:
+            index = len(self.decisions)
+            self.decisions.append(
+                Decision(
+                    compile_id=cid,
+                    kind="backward" if backward else "inference" if inference else "forward",
+                    wrapped=wrapped,
+                    reason=reason or None,
+                    box_was_off=not box_was_on,
+                    partitions=(len(partitions) if partitions else 1) if wrapped else 0,
+                    note=note,
+                )
+            )
+            self._graphs[id(graph)] = (index, _ref(graph))
+            if wrapped:
+                for fn in handed:
+                    self._handed[id(fn)] = (index, _ref(fn))
+        if wrapped and self.profile and not self._replays_patched:
+            trees = sys.modules.get("torch._inductor.cudagraph_trees")  # imported by compile_fx.cudagraphify
+            if trees is not None:
+                self._replays_patched = True
+                manager = trees.CUDAGraphTreeManager
+                self._stack.enter_context(_compat._patched(manager, "execute_node", self._replay_wrapper(manager)))
+
+    def _call_wrapper(self) -> Callable[..., Any]:
+        """``CompiledFxGraph.__call__`` (--profile): each call of a graph CUDA graphs were asked for, classified."""
+        from torch._inductor.output_code import CompiledFxGraph
+
+        original = CompiledFxGraph.__dict__["__call__"]
+        collector = self
+
+        def call(graph: Any, inputs: Any) -> Any:
+            known = collector._graphs.get(id(graph))
+            if known is None or known[1]() is not graph:
+                return original(graph, inputs)
+            outer = getattr(collector._calls, "current", None)
+            current = collector._calls.current = _Call(known[0])
+            try:
+                return original(graph, inputs)
+            finally:
+                collector._calls.current = outer
+                seen = current.seen
+                what = "record" if "record" in seen else "replay" if seen == {"replay"} else "eager"
+                collector.events.append(Event(current.decision, f"call:{what}"))
+
+        return call
+
+    def _replay_wrapper(self, manager: type) -> Callable[..., Any]:
+        original = manager.__dict__["execute_node"]
+        collector = self
+
+        def execute_node(tree: Any, node: Any, new_inputs: Any) -> Any:
+            collector._saw("replay")
+            return original(tree, node, new_inputs)
+
+        return execute_node
+
+    def _saw(self, what: str) -> None:
+        current = getattr(self._calls, "current", None)
+        if current is not None:
+            current.seen.add(what)
+
+    def take_record(self, record: logging.LogRecord) -> None:
+        """One record of inductor's ``cudagraphs`` loggers (any thread)."""
+        found = _tree_function(sys._getframe(1))
+        if found is None:  # a compile-time skip: the post_compile decision says it already, kept as a fallback
+            cid = _compat.current_trace_id()[0]
+            if record.name == _UTILS_LOG and cid is not None:
+                self.compile_messages.setdefault(cid, []).append(_message(record))
+            return
+        known = self._handed.get(id(found))
+        if known is None or known[1]() is not found:
+            return  # a function this run did not compile
+        if record.name == _UTILS_LOG:
+            if record.levelno >= logging.WARNING:
+                self.events.append(Event(known[0], "skip", _message(record)))
+            return
+        fmt = str(record.msg)
+        what = next((w for start, w in _EVENTS if fmt.startswith(start)), None)
+        if what is None:
+            return
+        detail = str(record.args[-1]) if what == "rerecord" and isinstance(record.args, tuple) and record.args else None
+        self.events.append(Event(known[0], what, detail))
+        if what in ("record", "warmup", "eager"):
+            self._saw(what)
+
+    # --- after the run -----------------------------------------------------------------------------
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+        known = ctx.compile_ids | {f.compile_id for f in report.frames}
+        keep = [i for i, d in enumerate(self.decisions) if d.compile_id in known]
+        if not keep:
+            return
+        aot: dict[tuple[str, str], list[int]] = {}
+        for g in report.graphs:
+            if g.kind.startswith("aot_"):
+                aot.setdefault((g.compile_id, g.kind[4:]), []).append(g.id)
+        rows = summarise(self.decisions, self.events, self.profile, self.compile_messages)
+        seen: dict[tuple[str, str], int] = {}
+        for i in keep:
+            row = rows[i]
+            n = seen.get((row.compile_id, row.kind), 0)
+            seen[(row.compile_id, row.kind)] = n + 1
+            ids = aot.get((row.compile_id, row.kind), [])
+            row.graph_id = ids[n] if n < len(ids) else None
+            report.cudagraphs.append(row)
+
+
+class _TreeLog(logging.Filter):
+    """On a ``cudagraphs`` logger: hands every record to the collector, and lets on only those the logger's own
+    level let through before the run (the DEBUG records it asked for stay here)."""
+
+    def __init__(self, collector: CudaGraphsCollector) -> None:
+        super().__init__()
+        self.collector = collector
+        self.level = logging.NOTSET
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            self.collector.take_record(record)
+        except Exception as exc:  # noqa: BLE001 - a capture bug must never fail the user's run
+            self.collector.failed("cudagraphs log", exc)
+        return record.levelno >= self.level
+
+
+@contextlib.contextmanager
+def _listening(name: str, filt: _TreeLog, level: int | None) -> Iterator[None]:
+    """``filt`` on logger ``name`` while open; with ``level``, the logger lets records of that level through to
+    the filter (its own level is put back after)."""
+    logger = logging.getLogger(name)  # the artifact logger exists before its module is imported (same name)
+    saved = logger.level
+    filt.level = logger.getEffectiveLevel()
+    logger.addFilter(filt)
+    if level is not None and not logger.isEnabledFor(level):
+        logger.setLevel(level)
+    try:
+        yield
+    finally:
+        logger.removeFilter(filt)
+        logger.setLevel(saved)
+
+
+def _ref(obj: Any) -> Callable[[], Any]:
+    """A weak reference to ``obj``, or a strong one where it takes none."""
+    try:
+        return weakref.ref(obj)
+    except TypeError:
+        return lambda: obj
+
+
+def _tree_function(frame: types.FrameType | None) -> Any:
+    """The callable CUDA graph trees were running when a record was made: ``ids_to_funcs[function_id].model`` of
+    the closest tree manager frame (a method of ``CUDAGraphTreeManager`` that takes ``function_id``), or None."""
+    for _ in range(_MAX_FRAMES):
+        if frame is None:
+            return None
+        local = frame.f_locals
+        fid = local.get("function_id")
+        tree = local.get("self")
+        funcs = getattr(tree, "ids_to_funcs", None)
+        if fid is not None and isinstance(funcs, dict) and fid in funcs:
+            return getattr(funcs[fid], "model", None)
+        frame = frame.f_back
+    return None
+
+
+def _message(record: logging.LogRecord) -> str:
+    try:
+        return record.getMessage()
+    except Exception:  # noqa: BLE001 - a malformed log call must not break the user's run
+        return str(record.msg)
+
+
+# --- from events to the report (pure: tested on constructed events) ----------------------------------
+
+
+def summarise(
+    decisions: list[Decision], events: list[Event], counted: bool, compile_messages: dict[str, list[str]] | None = None
+) -> list[CudaGraph]:
+    """One ``CudaGraph`` per decision (same order): its state, reason, recordings and, when ``counted``
+    (--profile), its calls split into replays, recordings and eager runs."""
+    rows: list[CudaGraph] = []
+    for i, d in enumerate(decisions):
+        mine = [e for e in events if e.decision == i]
+        reason, from_forward, skipped_at = d.reason, False, "compile" if not d.wrapped else None
+        if not d.wrapped and not reason and d.kind == "backward" and d.box_was_off:
+            forward = _forward_of(decisions, i)
+            if forward is not None and not forward.wrapped:
+                reason, from_forward = forward.reason, True
+        if not d.wrapped and not reason and compile_messages:
+            said = compile_messages.get(d.compile_id) or []
+            reason = said[-1] if said else None
+        run_skips = [e.detail for e in mine if e.what == "skip" and e.detail]
+        if run_skips:
+            reason, skipped_at = run_skips[0], "run"
+        rerecords = _distinct([e.detail for e in mine if e.what == "rerecord" and e.detail])
+        recordings = sum(1 for e in mine if e.what == "record")
+        warmups = sum(1 for e in mine if e.what in ("warmup", "eager"))
+        if skipped_at is not None:
+            status = "skipped"
+        elif rerecords:
+            status = "rerecorded"
+        elif recordings:
+            status = "recorded"
+        else:
+            status = "not_recorded"
+        calls = [e.what for e in mine if e.what.startswith("call:")]
+        row = CudaGraph(
+            compile_id=d.compile_id,
+            kind=d.kind,
+            graph_id=None,
+            status=status,
+            reason=reason,
+            skipped_at=skipped_at,
+            from_forward=from_forward,
+            explanation=None,
+            partitions=d.partitions if d.wrapped else None,
+            recordings=recordings,
+            rerecord_reasons=rerecords[:_MAX_REASONS],
+            warmups=warmups,
+            calls=len(calls) if counted else None,
+            replays=calls.count("call:replay") if counted else None,
+            eager_runs=calls.count("call:eager") if counted else None,
+        )
+        row.explanation = explain(row) if row.reason or not d.note else d.note
+        rows.append(row)
+    return rows
+
+
+def _forward_of(decisions: list[Decision], i: int) -> Decision | None:
+    """The forward compiled before backward ``decisions[i]`` under the same compile id (the latest one)."""
+    return next(
+        (d for d in reversed(decisions[:i]) if d.compile_id == decisions[i].compile_id and d.kind == "forward"),
+        None,
+    )
+
+
+def _distinct(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+_EXPLAINED = (  # a piece of inductor's reason -> what it means, for people
+    (
+        "no CUDA device",
+        "the graph runs no CUDA code: CUDA graphs record CUDA work only (inductor's graph "
+        "partitioning sets CPU ops aside, so a CPU graph leaves no device to name)",
+    ),
+    ("cpu device", "the graph runs ops on the CPU: a CUDA graph records CUDA work only"),
+    ("multiple devices", "the graph uses more than one device: a CUDA graph records one"),
+    (
+        "exceeding max re-recording limit",
+        "it had to be recorded again too often (an input's address kept "
+        "changing): inductor runs it without CUDA graphs from then on",
+    ),
+    ("input storage mutation", "the graph swaps an input's storage (set_): a replay could not follow it"),
+    (
+        "mutated inputs",
+        "the graph writes into an input that CUDA graphs do not manage (not a parameter, a buffer "
+        "or an output of an earlier CUDA graph): a replay would write into its recorded copy instead",
+    ),
+    ("non-Tensor inputs", "the graph takes an input that is not a tensor, a symbolic int or a generator"),
+    ("incompatible op", "the graph holds an op a CUDA graph cannot capture (it syncs with the host or depends on data)"),
+    ("symbolic shapes", "the graph has dynamic shapes and triton.cudagraph_skip_dynamic_graphs is set"),
+    ("caching allocator", "CUDA's caching allocator is off: recording needs it"),
+    ("annotation", "an override_cudagraphs annotation turned CUDA graphs off for it"),
+    ("bisector", "the compiler bisector turned CUDA graphs off for it"),
+)
+
+
+def explain(row: CudaGraph) -> str | None:
+    """What a row's state means, in plain words (the reason itself stays inductor's)."""
+    if row.from_forward:
+        return (
+            "inductor decides CUDA graphs once for a forward and its backward, and the forward was skipped: "
+            f"{_meaning(row.reason) or cudagraphs_reason(row.reason)}"
+        )
+    if row.status == "skipped":
+        meaning = _meaning(row.reason)
+        if meaning:
+            return meaning
+        return None if row.reason else "inductor turned CUDA graphs off for this graph without saying why"
+    if row.status == "rerecorded":
+        return (
+            "recorded again because a recorded graph no longer fit its call (an input's address or a static "
+            "input changed); each recording costs a capture and memory"
+        )
+    if row.status == "recorded":
+        again = f", once per path in the tree of CUDA graphs ({row.recordings} recordings)" if row.recordings > 1 else ""
+        return f"recorded as a CUDA graph{again}; later calls replay it"
+    if row.warmups:
+        return "handed to CUDA graph trees but not recorded: its calls ran as warm-ups (a graph is recorded at the call after its warm-up)"
+    return "handed to CUDA graph trees but never recorded in this run (it was not called after its compile)"
+
+
+def _meaning(reason: str | None) -> str | None:
+    short = cudagraphs_reason(reason)
+    return next((text for key, text in _EXPLAINED if key in short), None) if short else None

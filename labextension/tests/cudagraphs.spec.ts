@@ -1,0 +1,151 @@
+/**
+ * CUDA graphs (report.cudagraphs, issue 28 item 3) in the frame's view: the frame title's row (each compiled graph's
+ * state, inductor's reason in a few words with the full text in its tooltip, recordings, replays versus eager runs
+ * with --profile; a click opens the graph in the FX pane) and the frame chip's badge. On the training_step golden
+ * with rows as the CPU writes them (the forward skipped, its backward with it) and as a GPU writes them (recorded,
+ * re-recorded); a report without the field shows nothing.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { cudagraphText, reasonText } from '../src/cudagraphs';
+import type { CompileReport, CudaGraph } from '../src/schema';
+import { golden, pane, render, settled } from './helpers';
+
+afterEach(() => {
+  document.body.textContent = '';
+});
+
+const CPU_REASON = 'skipping cudagraphs due to multiple devices: ';
+
+function row(overrides: Partial<CudaGraph>): CudaGraph {
+  return {
+    compile_id: '0/0',
+    kind: 'forward',
+    graph_id: null,
+    status: 'skipped',
+    reason: CPU_REASON,
+    skipped_at: 'compile',
+    from_forward: false,
+    explanation: 'the graph runs no CUDA code: CUDA graphs record CUDA work only',
+    partitions: null,
+    recordings: 0,
+    rerecord_reasons: [],
+    warmups: 0,
+    calls: null,
+    replays: null,
+    eager_runs: null,
+    ...overrides
+  };
+}
+
+/** training_step with [0/0]'s forward (graph 2) skipped on the CPU and its backward (graph 3) with it. */
+function cpuReport(): CompileReport {
+  const report = golden('training_step');
+  report.cudagraphs = [
+    row({ graph_id: 2 }),
+    row({ kind: 'backward', graph_id: 3, from_forward: true, explanation: 'inductor decides CUDA graphs once' })
+  ];
+  return report;
+}
+
+describe('CUDA graphs in words', () => {
+  it('says inductor reason without its prefix and stack', () => {
+    expect(reasonText(CPU_REASON)).toBe('no CUDA device');
+    expect(
+      reasonText('skipping cudagraphs due to skipping cudagraphs due to cpu device (arg0_1). Found from : \n x')
+    ).toBe('cpu device (arg0_1)');
+    expect(reasonText('skipping cudagraphs due to mutated inputs (1 instances)')).toBe('mutated inputs (1 instances)');
+    expect(reasonText(null)).toBe('');
+  });
+
+  it('says each state, with the counts it has', () => {
+    expect(cudagraphText(row({}))).toBe('forward: skipped (no CUDA device)');
+    expect(cudagraphText(row({ kind: 'backward', from_forward: true }))).toBe(
+      'backward: skipped (with its forward: no CUDA device)'
+    );
+    const recorded = row({ status: 'recorded', reason: null, skipped_at: null, partitions: 1, recordings: 1 });
+    expect(cudagraphText(recorded)).toBe('forward: recorded (1 recording)');
+    expect(cudagraphText({ ...recorded, calls: 100, replays: 98, eager_runs: 1 })).toBe(
+      'forward: recorded (1 recording · 98 replays / 1 eager run)'
+    );
+    expect(cudagraphText({ ...recorded, status: 'rerecorded', recordings: 3, partitions: 2 })).toBe(
+      'forward: re-recorded (3 recordings · 2 partitions)'
+    );
+    expect(cudagraphText({ ...recorded, status: 'not_recorded', recordings: 0, warmups: 1 })).toBe(
+      'forward: not recorded (1 warm-up only)'
+    );
+    const mutation = 'skipping cudagraphs due to mutated inputs (2 instances)';
+    expect(cudagraphText(row({ reason: mutation, skipped_at: 'run', calls: 5, replays: 0, eager_runs: 5 }))).toBe(
+      'forward: skipped (mutated inputs (2 instances) · at run time · 0 replays / 5 eager runs)'
+    );
+  });
+});
+
+describe('CUDA graphs in the frame view', () => {
+  it('the frame title names each graph state and inductor reason, and opens the graph', async () => {
+    const { root } = await render(cpuReport());
+    const section = root.querySelector<HTMLElement>('.jp-DynamoExplorer-frameTitle [data-section="cudagraphs"]');
+    expect(section).not.toBeNull();
+    const items = Array.from(section!.querySelectorAll<HTMLElement>('.jp-DynamoExplorer-cudagraph'));
+    expect(items.map(i => [i.dataset.kind, i.dataset.status])).toEqual([
+      ['forward', 'skipped'],
+      ['backward', 'skipped']
+    ]);
+    expect(items[0].textContent).toContain('forward: skipped (no CUDA device)');
+    expect(items[0].textContent).toContain('CUDA graphs record CUDA work only');
+    expect(items[0].title).toContain(`inductor: ${CPU_REASON.trim()}`);
+    expect(items[1].textContent).toContain('with its forward');
+    items[1].querySelector('button')!.click();
+    await settled(root);
+    expect(pane(root, 'fx-graph').dataset.graphId).toBe('3');
+  });
+
+  it('the frame chip carries a badge; a frame without rows none', async () => {
+    const { root } = await render(cpuReport());
+    const badge = root.querySelector<HTMLElement>('[data-pane="frames"] [data-compile-id="0/0"] [data-cudagraphs]');
+    expect(badge!.dataset.cudagraphs).toBe('skipped');
+    expect(badge!.textContent).toBe('no CUDA graph');
+    expect(badge!.title).toContain('backward: skipped');
+    expect(root.querySelector('[data-pane="frames"] [data-compile-id="1/0"] [data-cudagraphs]')).toBeNull();
+  });
+
+  it('a GPU run: recorded and re-recorded, with replays', async () => {
+    const report = golden('training_step');
+    report.cudagraphs = [
+      row({
+        graph_id: 2,
+        status: 'recorded',
+        reason: null,
+        skipped_at: null,
+        partitions: 1,
+        recordings: 1,
+        warmups: 1
+      }),
+      row({
+        kind: 'backward',
+        graph_id: 3,
+        status: 'rerecorded',
+        reason: null,
+        skipped_at: null,
+        partitions: 1,
+        recordings: 2,
+        rerecord_reasons: ['static input data pointer changed.\ninput name: primals_1'],
+        calls: 10,
+        replays: 7,
+        eager_runs: 1
+      })
+    ];
+    const { root } = await render(report);
+    const items = root.querySelectorAll<HTMLElement>('.jp-DynamoExplorer-frameTitle .jp-DynamoExplorer-cudagraph');
+    expect(items[0].textContent).toBe('forward: recorded (1 recording)');
+    expect(items[1].textContent).toBe('backward: re-recorded (2 recordings · 7 replays / 1 eager run)');
+    expect(items[1].title).toContain('recorded again because: static input data pointer changed.');
+    const badge = root.querySelector<HTMLElement>('[data-pane="frames"] [data-compile-id="0/0"] [data-cudagraphs]');
+    expect(badge!.textContent).toBe('CUDA graph');
+  });
+
+  it('a report without CUDA graphs (before minor 8, or none asked for) shows nothing', async () => {
+    const { root } = await render(golden('training_step'));
+    expect(root.querySelector('[data-section="cudagraphs"]')).toBeNull();
+    expect(root.querySelector('[data-cudagraphs]')).toBeNull();
+  });
+});
