@@ -1,6 +1,9 @@
 """Every torch-version difference the engine depends on, decided once at import time.
 
-Verified against torch 2.13 (run) and 2.11 (source), see docs/dynamo-capture.md §4.
+Run against torch 2.11 to 2.15 (README, "Torch and Python versions"; docs/dynamo-capture.md §4).
+Where it can, a difference is decided by feature (``hasattr``, a signature), not by version number. A piece
+every run needs and this torch lacks fails the import once, naming the torch and the piece
+(``TorchUnsupported``); a piece one collector needs fails that collector's install, and the report names it.
 Collectors import from here and never probe ``torch`` with ``hasattr`` themselves.
 """
 
@@ -23,21 +26,47 @@ from typing import Any
 
 import torch
 import torch._dynamo
-from torch._C._dynamo.eval_frame import reset_code
-from torch._C._dynamo.guards import RelationalGuard
-from torch._dynamo.convert_frame import register_bytecode_hook
-from torch._dynamo.eval_frame import _debug_get_cache_entry_list
-from torch._dynamo.resume_execution import TORCH_DYNAMO_RESUME_IN_PREFIX
-from torch._dynamo.variables.lazy import LazyVariableTracker
-from torch._guards import CompileContext
-from torch._logging._internal import trace_log
 
 TORCH_VERSION: tuple[int, int] = tuple(int(p) for p in re.findall(r"\d+", torch.__version__)[:2])  # type: ignore[assignment]
 MIN_TORCH = (2, 11)
+#: the releases this module was checked against (README, "Torch and Python versions")
+CHECKED = "2.11 to 2.15"
+
+
+class TorchUnsupported(ImportError):
+    """This torch lacks a piece the engine cannot run without (a private name a release moved)."""
+
+
+def _require(module: str, name: str) -> Any:
+    """``module.name``, or one clear error naming this torch and the missing piece (never an anonymous
+    ImportError from deep inside the engine)."""
+    import importlib
+
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        raise TorchUnsupported(
+            f"dynamo-explorer cannot run on torch {torch.__version__}: it has no {module}.{name} ({exc}); "
+            f"the engine is checked on torch {CHECKED}: install one of those (pip install torch==2.13.0)"
+        ) from exc
+
+
+# The pieces every run needs (the collectors' own needs are looked up as each installs: one that is missing
+# costs that collector, and the report says so).
+reset_code = _require("torch._C._dynamo.eval_frame", "reset_code")
+RelationalGuard = _require("torch._C._dynamo.guards", "RelationalGuard")
+register_bytecode_hook = _require("torch._dynamo.convert_frame", "register_bytecode_hook")
+_debug_get_cache_entry_list = _require("torch._dynamo.eval_frame", "_debug_get_cache_entry_list")
+TORCH_DYNAMO_RESUME_IN_PREFIX: str = _require("torch._dynamo.resume_execution", "TORCH_DYNAMO_RESUME_IN_PREFIX")
+LazyVariableTracker = _require("torch._dynamo.variables.lazy", "LazyVariableTracker")
+CompileContext = _require("torch._guards", "CompileContext")
+trace_log = _require("torch._logging._internal", "trace_log")
 
 __all__ = [
+    "CHECKED",
     "IMPORT_ALIAS_PREFIX",
     "TORCH_VERSION",
+    "TorchUnsupported",
     "UserCompile",
     "automatic_dynamic_memory",
     "backward_provenance",
@@ -1350,7 +1379,8 @@ def register_for_run(fn: Callable[..., Any], how: str) -> tuple[Callable[..., An
     return wrapped, undo_wrapper
 
 
-#: The attributes ``torch._dynamo.mark_dynamic`` / ``maybe_mark_dynamic`` set on a tensor (torch 2.13).
+#: The attributes ``torch._dynamo.mark_dynamic`` / ``maybe_mark_dynamic`` set on a tensor (torch 2.11 to 2.15;
+#: a name a release does not use is simply never found on a tensor).
 MARK_ATTRIBUTES = (
     "_dynamo_dynamic_indices",
     "_dynamo_dynamic_range",
@@ -1359,26 +1389,3 @@ MARK_ATTRIBUTES = (
     "_has_dynamo_dim_marking",
     "_dynamo_weak_dynamic_indices",
 )
-
-
-def unmark(t: torch.Tensor, dim: int, saved: dict[str, Any], weak: bool) -> None:
-    """Take back a ``mark_dynamic`` (``weak``: ``maybe_mark_dynamic``) of ``dim`` made on ``t`` for one run:
-    ``saved`` holds the tensor's ``MARK_ATTRIBUTES`` before it (copies). Only what the mark added goes: a mark
-    the user made before or during the run stays, unless it is the very same (kind and dim) made during it."""
-    state = t.__dict__
-    a = "_dynamo_weak_dynamic_indices" if weak else "_dynamo_dynamic_indices"
-    if a in state and dim not in saved.get(a, ()):
-        state[a].discard(dim)
-    if weak:
-        pass
-    elif "_dynamo_dynamic_range" in state:
-        before = saved.get("_dynamo_dynamic_range", set())
-        state["_dynamo_dynamic_range"] -= {r for r in state["_dynamo_dynamic_range"] if r not in before and r.dim == dim}
-    for a in () if weak else ("_dynamo_hint_overrides", "_specialize_on"):
-        if a in state and isinstance(state[a], dict) and dim not in saved.get(a, {}):
-            state[a].pop(dim, None)
-    for a in MARK_ATTRIBUTES:  # an attribute the mark created and nothing else filled: gone again
-        if a in state and a not in saved and (a == "_has_dynamo_dim_marking" or not state[a]):
-            del state[a]
-    if "_has_dynamo_dim_marking" not in saved and any(a in state for a in MARK_ATTRIBUTES):
-        state["_has_dynamo_dim_marking"] = True

@@ -149,11 +149,16 @@ def run_cell(
     scaffold = _Scaffold(timer=CallTimer(ctx) if options.compare_eager else None, fix=fix)
     value: Any = None
     exception: BaseException | None = None
+    not_installed: set[str] = set()
     started = time.perf_counter()
     try:
         with contextlib.ExitStack() as stack:
             for c in run_collectors:
-                stack.enter_context(c.install(ctx))
+                try:
+                    stack.enter_context(c.install(ctx))
+                except Exception as exc:  # noqa: BLE001 - a torch without what one collector needs: the rest run
+                    ctx.hook_failures.append((c.name, "install", exc))
+                    not_installed.add(c.name)
             stack.enter_context(hooks.install())
             stack.enter_context(_dynamo_config(options, program.scope))
             if fix is not None:  # --try: applied for this run only, put back also when the cell raises
@@ -196,8 +201,16 @@ def run_cell(
     with gc_paused():  # report building allocates ~10^5 small objects; a full collection of the
         # kernel's heap (the model, its fake tensors) in the middle costs more than the building
         for name, hook, error in ctx.hook_failures[:20]:
-            report.diagnose("collector_failed", f"{name}.{hook}: {type(error).__name__}: {error}")
+            if hook == "install":  # what this torch lacks, named: the pane stays empty, the header says why
+                report.diagnose(
+                    "collector_failed",
+                    f"{name}: not captured, it cannot run on torch {torch.__version__}: {type(error).__name__}: {error}",
+                )
+            else:
+                report.diagnose("collector_failed", f"{name}.{hook}: {type(error).__name__}: {error}")
         for c in run_collectors:
+            if c.name in not_installed:
+                continue
             try:
                 with ctx.reading_as(c):
                     c.finalize(ctx, report)

@@ -12,8 +12,13 @@ options), else ``run_cell`` runs the cell first as it is (the CLI always): the f
 anything runs. What the fix changes lives for the after run only, inside the run's ``ExitStack``, so it is
 put back also when the cell raises: a config value through ``torch._dynamo.config.patch`` (the value the
 user had set comes back, whatever it was); ``dynamic=True`` as the run's option; ``mark_dynamic`` /
-``maybe_mark_dynamic`` on the argument of the targeted function before each of its calls (scope calls),
-the tensor's ``_dynamo_*`` attributes saved first and restored afterwards (``_compat.MARK_ATTRIBUTES``);
+``maybe_mark_dynamic`` on the argument of the targeted function for the span of each of its calls (scope
+calls): the tensor's ``_dynamo_*`` attributes are saved just before the call and what the mark added is
+taken off as it returns (``_compat.MARK_ATTRIBUTES``, ``_take_back``). Dynamo reads the marks while it
+compiles, inside the call, so that is where the fix takes effect; outside the calls the tensor carries only
+the user's own marks, so a ``mark_dynamic`` / ``maybe_mark_dynamic`` / ``mark_static`` the user makes before,
+between or after the calls is recorded as on any run (torch 2.15 ignores a ``maybe_mark_dynamic`` of a dim
+that ``mark_dynamic`` already covers: a run-long mark would swallow the user's own);
 ``allow_in_graph`` / ``nonstrict_trace`` by id in Dynamo's trace rules (``_compat.register_for_run``), bound
 before each compiled call because the cell defines the helper anew on each run, and undone; a
 ``torch._check`` appended to the statement that made the value (``; torch._check(n != 0)``, so no line
@@ -128,7 +133,7 @@ class Applied:
         self.notes: list[str] = []
         self.restored: list[str] = []
         self.calls = 0
-        self._marked: list[tuple[weakref.ref[torch.Tensor], dict[str, Any]]] = []
+        self._marked: list[weakref.ref[torch.Tensor]] = []
         self._registered: dict[int, tuple[Callable[..., Any], Callable[..., Any], Callable[[], None]]] = {}
         self._namespace: dict[str, Any] | None = None
         self.user_options: RunOptions | None = None
@@ -174,7 +179,7 @@ class Applied:
                 stack.callback(self._unregister)
                 self._bind()
             elif self.kind == "mark":
-                stack.callback(self._unmark)
+                stack.callback(self._mark_notes)
             yield
 
     def optimize(self, optimize: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -192,7 +197,8 @@ class Applied:
                 if self.kind == "register":
                     self._bind()
                 elif signature is not None:
-                    self._mark(signature, args, kwargs)
+                    with self._marked_for_call(signature, args, kwargs):
+                        return compiled(*args, **kwargs)
                 return compiled(*args, **kwargs)
 
             return call
@@ -201,35 +207,35 @@ class Applied:
 
     # --- marks ---------------------------------------------------------------------------------------------
 
-    def _mark(self, signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    @contextlib.contextmanager
+    def _marked_for_call(self, signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Iterator[None]:
+        """The fix's mark on the call's argument while the call runs, taken off as it returns (or raises)."""
         try:
             value = signature.bind(*args, **kwargs).arguments.get(self.arg)
         except TypeError:
-            return
+            value = None
         if not isinstance(value, torch.Tensor) or self.dim >= value.dim():
+            yield
             return
-        if not any(ref() is value for ref, _ in self._marked):
-            saved = {a: _copy(value.__dict__[a]) for a in _compat.MARK_ATTRIBUTES if a in value.__dict__}
-            self._marked.append((weakref.ref(value), saved))
-        mark = torch._dynamo.mark_dynamic if self.name.startswith("mark_dynamic") else torch._dynamo.maybe_mark_dynamic
-        mark(value, self.dim)
+        saved = _marks_of(value)
+        if not any(ref() is value for ref in self._marked):
+            self._marked.append(weakref.ref(value))
+        (torch._dynamo.maybe_mark_dynamic if self.name.startswith("maybe_") else torch._dynamo.mark_dynamic)(value, self.dim)
+        marked = _marks_of(value)
         self.calls += 1
+        try:
+            yield
+        finally:
+            _take_back(value, saved, marked)
 
-    def _unmark(self) -> None:
-        alive = 0
-        for ref, saved in self._marked:
-            t = ref()
-            if t is None:
-                continue
-            alive += 1
-            _compat.unmark(t, self.dim, saved, weak=self.name.startswith("maybe_"))
+    def _mark_notes(self) -> None:
         api = self.name.split(":")[0]
         self.notes.append(
-            f"torch._dynamo.{api}({self.arg}, {self.dim}) before each call of {_names(self.codes)} ({self.calls} calls)"
+            f"torch._dynamo.{api}({self.arg}, {self.dim}) for the span of each call of {_names(self.codes)} ({self.calls} calls)"
         )
         self.restored.append(
-            f"the marks taken off again ({alive} of {len(self._marked)} marked tensors still alive had their "
-            "_dynamo_* attributes restored)"
+            f"the mark taken off as each call returned ({len(self._marked)} tensors marked; each carries only "
+            "its own _dynamo_* marks again)"
         )
         self._marked.clear()
 
@@ -351,8 +357,47 @@ def _signature(target: Any) -> inspect.Signature | None:
         return None
 
 
-def _copy(value: Any) -> Any:
-    return value.copy() if isinstance(value, (set, dict)) else value
+def _marks_of(t: torch.Tensor) -> dict[str, Any]:
+    """The tensor's mark attributes, copied (``_compat.MARK_ATTRIBUTES``)."""
+    state = t.__dict__
+    return {a: v.copy() if isinstance(v := state[a], (set, dict)) else v for a in _compat.MARK_ATTRIBUTES if a in state}
+
+
+def _take_back(t: torch.Tensor, saved: dict[str, Any], marked: dict[str, Any]) -> None:
+    """Take the fix's mark back off ``t`` as its call returns: a three-way merge of the marks ``saved`` before the
+    fix marked, ``marked`` just after, and the tensor's now. What changed from ``marked`` to now was done during
+    the call by the user's code (a mark of its own) and stays; everything else goes back to ``saved``. No
+    release's rules for combining marks are assumed (2.15's ``mark_dynamic`` drops the dim from the weak set,
+    its ``maybe_mark_dynamic`` of a dim ``mark_dynamic`` holds is ignored). New sets and dicts replace the
+    tensor's, never changed in place: a compiled frame's guards keep the very set they were compiled with
+    (``TENSOR_MATCH``'s dynamic indices), and emptying it would fail them on the next call ("runtime {0} is not
+    a subset of compiled set()")."""
+    state = t.__dict__
+    now = _marks_of(t)
+    for a in _compat.MARK_ATTRIBUTES:
+        base, theirs = marked.get(a, _ABSENT), now.get(a, _ABSENT)
+        value = saved.get(a, _ABSENT)
+        if theirs is _ABSENT or base is _ABSENT or type(theirs) is not type(base) or not isinstance(base, (set, dict)):
+            if theirs is not base and theirs != base:  # set, deleted or replaced during the call: theirs
+                value = theirs
+        elif isinstance(base, set):
+            value = ((value if isinstance(value, set) else set()) | (theirs - base)) - (base - theirs)
+        else:
+            merged = dict(value) if isinstance(value, dict) else {}
+            merged.update({k: v for k, v in theirs.items() if k not in base or base[k] != v})
+            value = {k: v for k, v in merged.items() if not (k in base and k not in theirs)}
+        if value is _ABSENT or (a != "_has_dynamo_dim_marking" and a not in saved and not value):
+            state.pop(a, None)
+        else:
+            state[a] = value
+    if "_dynamo_dynamic_indices" in state and "_dynamo_hint_overrides" in now:
+        # mark_dynamic makes the two together and later writes to the second without looking: never one alone
+        state.setdefault("_dynamo_hint_overrides", {})
+    if "_has_dynamo_dim_marking" in now and any(a in state for a in _compat.MARK_ATTRIBUTES):  # a flag of 2.13+
+        state["_has_dynamo_dim_marking"] = True
+
+
+_ABSENT = object()
 
 
 def _names(codes: set[tuple[str, str, int]]) -> str:

@@ -63,7 +63,7 @@ _TENSOR = re.compile(
 )
 _TENSOR_PROPERTIES = ("type", "dtype", "device", "requires_grad", "size", "stride", "dispatch_keys")
 _TYPE_ID = re.compile(r"^___check_type_id\((?P<source>.+), \d+\), type=<class '(?P<type>[^']*)'>$")
-_OBJ_ID = re.compile(r"^___check_obj_id\((?P<source>.+), (?P<id>\d+)\)$")
+_OBJ_ID = re.compile(r"^___check_obj_id\((?P<source>.+?), (?P<id>\d+)\)(?:, type=<[^<>]*>)?$")  # 2.11 adds the type
 _PER_COMPILE_NAME = re.compile(r"__builtins_dict___\d+")
 _LIMIT_HIT = re.compile(r"hit config\.(?P<name>\w+) \((?P<value>\d+)\)\s+function: '(?P<fn>[^']*)' \((?P<where>[^)]*)\)")
 
@@ -97,7 +97,7 @@ class DispatchViewCollector(Collector):
             try:
                 self._read_caches(ctx)
             except Exception as exc:  # noqa: BLE001 - a capture bug must never fail the run or hide the cell's error
-                ctx.hook_failures.append((self.name, "install", exc))
+                ctx.hook_failures.append((self.name, "read_caches", exc))
 
     def _read_caches(self, ctx: CaptureContext) -> None:
         ours = {r.compile_id for r in ctx.code_records}

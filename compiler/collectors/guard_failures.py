@@ -81,7 +81,9 @@ _REASON_WORDS = {
     "size": "size mismatch",
     "stride": "stride mismatch",
 }
-_TYPE_SUFFIX = re.compile(r", type=<class '(?P<type>[^']*)'>$")
+#: the guarded value's type Dynamo writes after an id check: ``, type=<class 'int'>`` after a type-id check (2.11,
+#: 2.13); 2.11 also writes it after an object-id check, the object's repr: ``, type=<built-in method relu of ...>``
+_TYPE_SUFFIX = re.compile(r", type=<(?:class '(?P<type>[^']*)'|[^<>]*)>$")
 _HINT = re.compile(r" \(HINT: .*\)$")
 _CHECK_ID = re.compile(r"^___check_(?P<kind>obj|type)_id\((?P<source>.+), (?P<id>\d+)\)$")
 _FLIP = {ast.Lt: ">", ast.LtE: ">=", ast.Gt: "<", ast.GtE: "<=", ast.Eq: "==", ast.NotEq: "!="}

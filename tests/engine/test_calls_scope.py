@@ -6,6 +6,7 @@ is tests/zoo.
 
 from __future__ import annotations
 
+import dis
 import os
 import subprocess
 import sys
@@ -165,13 +166,16 @@ def test_fullgraph_keeps_the_code_and_the_graph_dynamo_traced_before_the_error()
         "import torch\ndef f(x):\n    y = x.sin() * 2\n    if y.sum() > 0:\n        y = y + 1\n    return y\n"
         "out = f(torch.ones(3))\n"
     )
-    result = run_cell(src, {"__name__": "__main__"}, RunOptions(backend="eager", fullgraph=True))
+    ns: dict = {"__name__": "__main__"}
+    result = run_cell(src, ns, RunOptions(backend="eager", fullgraph=True))
     rep = result.report
     validate_report(rep)
     (frame,) = rep["frames"]
     assert frame["status"] == "error" and rep["error"]["line"] == 4
-    # the original bytecode of the frame Dynamo gave up on (no modified code exists)
-    assert {i["opname"] for i in frame["original_bytecode"]} >= {"LOAD_FAST", "POP_JUMP_FORWARD_IF_FALSE", "RETURN_VALUE"}
+    # the original bytecode of the frame Dynamo gave up on (no modified code exists): f's own, as dis reads it
+    # on this Python (3.11 writes POP_JUMP_FORWARD_IF_FALSE, 3.12 POP_JUMP_IF_FALSE)
+    assert [i["opname"] for i in frame["original_bytecode"]] == [i.opname for i in dis.get_instructions(ns["f"])]
+    assert any(i["opname"].startswith("POP_JUMP") for i in frame["original_bytecode"])
     assert frame["modified_bytecode"] == []
     # the partial graph Dynamo attaches to a data-dependent error: sin, mul, sum, gt, up to line 4
     (graph,) = [rep["graphs"][i] for i in frame["graph_ids"]]

@@ -153,3 +153,24 @@ def test_the_base_module_imports_no_concrete_collector():
     concrete = {c.__module__.rsplit(".", 1)[1] for c in REGISTRY}
     assert not imported & concrete, imported & concrete
     assert not [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom) and n.col_offset > 0]
+
+
+def test_a_collector_this_torch_cannot_install_is_named_and_the_rest_of_the_run_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A release that moved what one collector patches (here: the decisions collector's install raises as a missing
+    private name would) costs that pane only: the cell runs, every other artifact is captured, and the report
+    names the collector, this torch's version and what was missing."""
+    from compiler.collectors.decisions import DecisionsCollector
+
+    def moved(self: Any, ctx: Any) -> Any:
+        raise AttributeError("type object 'InliningInstructionTranslator' has no attribute 'inline_call'")
+
+    monkeypatch.setattr(DecisionsCollector, "install", moved)
+    ns: dict[str, Any] = {"__name__": "__main__"}
+    src = "import torch\n\ndef f(x):\n    return x.sin() + 1\n\ny = f(torch.ones(3))\n"
+    rep = run_cell(src, ns, RunOptions(backend="eager", decisions=True)).report
+    assert rep["error"] is None and torch.equal(ns["y"], torch.ones(3).sin() + 1)
+    (frame,) = rep["frames"]
+    assert frame["status"] == "ok" and frame["graph_ids"] and frame["guards"] and frame["decisions"] == []
+    (said,) = [d["message"] for d in rep["diagnostics"] if d["kind"] == "collector_failed"]
+    assert said.startswith(f"decisions: not captured, it cannot run on torch {torch.__version__}: AttributeError: ")
+    assert "inline_call" in said

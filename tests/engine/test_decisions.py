@@ -16,11 +16,21 @@ def _called(frame: dict[str, Any], name: str) -> list[dict[str, Any]]:
     return [d for d in frame["decisions"] if d["name"] == name]
 
 
+def _frame_calling(rep: dict[str, Any], name: str) -> dict[str, Any]:
+    """The one frame whose top-level decisions hold a call of ``name``. Where f breaks first depends on the
+    release (torch 2.11 breaks at ``copy.deepcopy`` and inside ``re.match``; 2.13 inlines the one and skips the
+    other), so a call is looked for in the frame that made it, not in f's."""
+    (frame,) = [fr for fr in rep["frames"] if any(d["depth"] == 0 for d in _called(fr, name))]
+    return frame
+
+
 def test_a_user_helper_is_inlined_by_default_and_its_own_helper_nested_under_it():
     rep = run(SRC, decisions=True).report
     (f,) = frames_named(rep, "f")
     (helper,) = _called(f, "helper")
-    assert (helper["decision"], helper["rule"], helper["variable"]) == ("inline", "inlined by default", "UserFunctionVariable")
+    assert (helper["decision"], helper["variable"]) == ("inline", "UserFunctionVariable")
+    # Dynamo's own words: 'inlined by default' (2.13+), 'inlined according trace_rules.lookup inlined by default' (2.11)
+    assert helper["rule"].endswith("inlined by default")
     assert helper["call_line"] == line_of(SRC, "y = helper(x)") and helper["call_filename"] == rep["cell"]["filename"]
     assert helper["line"] == line_of(SRC, "def helper(x):") and helper["depth"] == 0 and helper["parent"] is None
     (inner,) = _called(f, "helper2")
@@ -29,23 +39,36 @@ def test_a_user_helper_is_inlined_by_default_and_its_own_helper_nested_under_it(
     assert inner["call_line"] == line_of(SRC, "return helper2(x) + 1")
 
 
-def test_copy_deepcopy_is_inlined_by_the_builtin_inline_rule_and_re_match_on_constants_skipped_without_a_break():
+def test_copy_deepcopy_and_re_match_are_what_dynamo_decided_and_a_break_is_linked():
     rep = run(SRC, decisions=True).report
     (f,) = frames_named(rep, "f")
     deepcopy = next(d for d in f["decisions"] if d["name"] == "deepcopy" and d["parent"] is None)
-    assert deepcopy["module"] == "copy" and deepcopy["decision"] == "inline"
-    assert deepcopy["rule"].startswith("file matches BUILTIN_INLINE_WHEN_CALLED")
-    assert any(d["parent"] == f["decisions"].index(deepcopy) for d in f["decisions"]), "what deepcopy called, nested"
-    (match,) = _called(f, "match")
-    assert (match["module"], match["decision"], match["variable"]) == ("re", "skip", "SkipFunctionVariable")
-    assert match["rule"].startswith("file is under skip directory") and match["outcome"] == "ok"
+    assert deepcopy["module"] == "copy"
+    if deepcopy["outcome"] == "graph_break":  # torch 2.11: a builtin Dynamo does not trace, the frame breaks there
+        assert deepcopy["decision"] == "builtin" and f["graph_breaks"][deepcopy["graph_break"]]["gb_type"] == "copy.deepcopy()"
+        assert f["decisions"][-1] == deepcopy, "the breaking call ends the frame's trace"
+    else:  # 2.13+: inlined by the builtin-inline rule, what it called nested under it
+        assert deepcopy["decision"] == "inline" and deepcopy["rule"].startswith("file matches BUILTIN_INLINE_WHEN_CALLED")
+        assert any(d["parent"] == f["decisions"].index(deepcopy) for d in f["decisions"]), "what deepcopy called, nested"
+    m = _frame_calling(rep, "match")
+    (match,) = _called(m, "match")
+    assert match["module"] == "re"
+    if match["decision"] == "skip":  # 2.13+: skipped on constants, without a break
+        assert match["variable"] == "SkipFunctionVariable" and match["outcome"] == "ok"
+        assert match["rule"].startswith("file is under skip directory")
+    else:  # 2.11: inlined into re's own code, which breaks the graph inside when the pattern is not in re's cache
+        assert match["decision"] == "inline" and match["outcome"] in ("ok", "graph_break")
+        if match["outcome"] == "graph_break":
+            assert m["graph_breaks"][match["graph_break"]]["gb_type"] == match["error"]
 
 
 def test_a_skipped_library_function_on_tensors_breaks_the_graph_and_links_to_the_break():
     rep = run(SRC, decisions=True).report
-    (resume,) = [fr for fr in rep["frames"] if _called(fr, "pairwise")]
+    resume = _frame_calling(rep, "pairwise")
     (pairwise,) = _called(resume, "pairwise")
-    assert pairwise["decision"] == "skip" and "networkx" in pairwise["rule"]
+    assert pairwise["decision"] == "skip" and pairwise["module"].startswith("networkx")
+    # 'file is under skip directory (.../networkx/)' (2.13+), 'skipped according trace_rules.lookup SKIP_DIRS' (2.11)
+    assert "networkx" in pairwise["rule"] or pairwise["rule"].endswith("SKIP_DIRS")
     assert pairwise["outcome"] == "graph_break" and pairwise["error"] == "Attempted to call function marked as skipped"
     brk = resume["graph_breaks"][pairwise["graph_break"]]
     assert brk["gb_type"] == pairwise["error"] and brk["line"] == line_of(SRC, "return list(pairwise([z, z + 1]))")
@@ -53,24 +76,24 @@ def test_a_skipped_library_function_on_tensors_breaks_the_graph_and_links_to_the
 
 def test_a_disabled_function_is_a_linked_break_kept_across_the_restart():
     rep = run(SRC, decisions=True).report
-    (f,) = frames_named(rep, "f")
-    assert f["attempt"] >= 1, "Dynamo restarted the analysis after the break"
-    (disabled,) = _called(f, "disabled")
+    fr = _frame_calling(rep, "disabled")
+    assert fr["attempt"] >= 1, "Dynamo restarted the analysis after the break"
+    (disabled,) = _called(fr, "disabled")
     assert disabled["decision"] == "disabled" and disabled["rule"] == "torch._dynamo.disable"
     assert disabled["outcome"] == "graph_break"
-    assert f["graph_breaks"][disabled["graph_break"]]["gb_type"] == "Skip calling `torch.compiler.disable()`d function"
-    assert f["decisions"][-1] == disabled, "the breaking call ends the frame's trace"
-    # only the last attempt's calls: the restart traced helper again, the report has it once
-    assert len(_called(f, "helper")) == 1 and len(_called(f, "opaque")) == 1
+    assert fr["graph_breaks"][disabled["graph_break"]]["gb_type"] == "Skip calling `torch.compiler.disable()`d function"
+    assert fr["decisions"][-1] == disabled, "the breaking call ends the frame's trace"
+    # only the last attempt's calls: the restart traced them again, the report has each once
+    assert len(_called(fr, "opaque")) == 1 and sum(len(_called(x, "helper")) for x in rep["frames"]) == 1
 
 
 def test_an_allow_in_graph_function_is_one_node_of_the_graph():
     rep = run(SRC, decisions=True).report
-    (f,) = frames_named(rep, "f")
-    (opaque,) = _called(f, "opaque")
+    fr = _frame_calling(rep, "opaque")
+    (opaque,) = _called(fr, "opaque")
     assert (opaque["decision"], opaque["variable"]) == ("allow_in_graph", "TorchInGraphFunctionVariable")
-    assert not [d for d in f["decisions"] if d["parent"] == f["decisions"].index(opaque)], "not traced into"
-    (graph,) = [g for g in rep["graphs"] if g["compile_id"] == f["compile_id"] and g["kind"] == "dynamo"]
+    assert not [d for d in fr["decisions"] if d["parent"] == fr["decisions"].index(opaque)], "not traced into"
+    (graph,) = [g for g in rep["graphs"] if g["compile_id"] == fr["compile_id"] and g["kind"] == "dynamo"]
     assert [n["target"] for n in graph["nodes"] if "opaque" in n["target"]] != []
     assert not any("sin" in n["target"] for n in graph["nodes"]), "opaque's body is not in the graph"
 

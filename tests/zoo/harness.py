@@ -2,12 +2,17 @@
 
 ``SCRIPTS``: every ``tests/zoo/*.py`` program (a header ``# torch.compile: ...`` names what a user
 would wrap). ``reference(script, backend)`` runs tests/zoo/reference.py in a fresh process (as the
-CLI runs) and caches its JSON for the CLI and the kernel tests alike.
+CLI runs) and caches its JSON for the CLI and the kernel tests alike: in memory, and under pytest-xdist on disk
+for the run's other workers too (``PYTEST_XDIST_TESTRUNUID`` names the run; a lock makes the second worker
+wait for the first one's result instead of computing it again).
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
+import hashlib
 import json
 import os
 import re
@@ -50,6 +55,35 @@ def expected_callee(name: str) -> str:
 def reference(name: str, backend: str = "eager", inductor_cache: str | None = None) -> dict:
     """``inductor_cache``: the TORCHINDUCTOR_CACHE_DIR to run with (a warm one, to compare with runs that
     hit it: a cold inductor compile runs more frames under Dynamo than a cache hit does)."""
+    with _shared(name, backend, inductor_cache) as stored:
+        if stored is not None and stored.exists():
+            return json.loads(stored.read_text())
+        result = _run_reference(name, backend, inductor_cache)
+        if stored is not None:
+            stored.write_text(json.dumps(result))
+        return result
+
+
+@contextlib.contextmanager
+def _shared(name: str, backend: str, inductor_cache: str | None):
+    """The file this xdist run keeps the reference in, locked while the caller reads or writes it (None: no run
+    of several workers)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if not run:
+        yield None
+        return
+    key = hashlib.sha256(f"{name}|{backend}|{inductor_cache}".encode()).hexdigest()[:16]
+    folder = Path(tempfile.gettempdir()) / f"dynamo-explorer-zoo-{run}"
+    folder.mkdir(exist_ok=True)
+    with (folder / f"{key}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield folder / f"{key}.json"
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _run_reference(name: str, backend: str, inductor_cache: str | None) -> dict:
     environ = env() if inductor_cache is None else {**env(), "TORCHINDUCTOR_CACHE_DIR": inductor_cache}
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "ref.json"
