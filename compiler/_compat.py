@@ -27,10 +27,15 @@ from typing import Any
 import torch
 import torch._dynamo
 
-TORCH_VERSION: tuple[int, int] = tuple(int(p) for p in re.findall(r"\d+", torch.__version__)[:2])  # type: ignore[assignment]
-MIN_TORCH = (2, 11)
 #: the releases this module was checked against (README, "Torch and Python versions")
 CHECKED = "2.11 to 2.15"
+
+
+#: torch 2.11's Dynamo crashes the process (SIGSEGV) when several threads run compiled code at once, under plain
+#: ``torch.compile`` too (measured on tests/corpus/thread_target_fn.py; 2.12 to 2.15 run it). A crash cannot be
+#: probed for, so this one difference is decided by the release number: on 2.11 a function handed to a thread
+#: runs plain (compiler/calls.py), and the header says so.
+THREADS_RUN_COMPILED_CODE: bool = tuple(int(p) for p in re.findall(r"\d+", torch.__version__)[:2]) >= (2, 12)
 
 
 class TorchUnsupported(ImportError):
@@ -65,7 +70,7 @@ trace_log = _require("torch._logging._internal", "trace_log")
 __all__ = [
     "CHECKED",
     "IMPORT_ALIAS_PREFIX",
-    "TORCH_VERSION",
+    "THREADS_RUN_COMPILED_CODE",
     "TorchUnsupported",
     "UserCompile",
     "automatic_dynamic_memory",

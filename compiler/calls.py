@@ -217,6 +217,10 @@ class CallCompiler:
         if hit is not None and _same(hit[0], callee):
             return hit[1]
         api = _thread_api(callee)
+        if api is not None and not _compat.THREADS_RUN_COMPILED_CODE:
+            why = f"runs plain, and so does the function it is handed: on torch {torch.__version__} threads that run "
+            self.plain.setdefault(text, (line, why + "compiled code at once crash the process, plain torch.compile too"))
+            return callee
         if api is not None:
             self.plain.setdefault(text, (line, "runs plain; the function it is handed is compiled where its thread calls it"))
             return self._handing_over(callee, api, line)

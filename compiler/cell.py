@@ -41,6 +41,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import torch
+
+from . import _compat
 from .errors import UsageError
 
 OUT_NAME = "__dynamo_cell_out__"
@@ -212,7 +215,8 @@ def _auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any]) -> tuple[str, 
             continue
         handed = _handed_to_thread(node, functions, namespace)
         if handed is not None:
-            return "calls", f"the cell hands {handed} (line {node.lineno}), which calls it on another thread: {rule}"
+            on = "" if _compat.THREADS_RUN_COMPILED_CODE else f" (on torch {torch.__version__} it runs plain there)"
+            return "calls", f"the cell hands {handed} (line {node.lineno}), which calls it on another thread{on}: {rule}"
         method = _method_called(node.func, instances, methods)
         if method is not None:
             return "calls", f"the cell calls {method}() (line {node.lineno}), a method of a class it defines: {rule}"

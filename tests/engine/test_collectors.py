@@ -174,3 +174,15 @@ def test_a_collector_this_torch_cannot_install_is_named_and_the_rest_of_the_run_
     (said,) = [d["message"] for d in rep["diagnostics"] if d["kind"] == "collector_failed"]
     assert said.startswith(f"decisions: not captured, it cannot run on torch {torch.__version__}: AttributeError: ")
     assert "inline_call" in said
+
+
+def test_a_piece_every_run_needs_and_this_torch_lacks_fails_once_naming_the_torch_and_the_piece() -> None:
+    from compiler import _compat
+
+    with pytest.raises(_compat.TorchUnsupported) as caught:
+        _compat._require("torch._dynamo.eval_frame", "_a_name_a_release_moved")
+    said = str(caught.value)
+    assert said.startswith(f"dynamo-explorer cannot run on torch {torch.__version__}: it has no ")
+    assert "torch._dynamo.eval_frame._a_name_a_release_moved" in said and "pip install torch==" in said
+    with pytest.raises(_compat.TorchUnsupported, match=r"no torch\._no_such_module\.x"):
+        _compat._require("torch._no_such_module", "x")

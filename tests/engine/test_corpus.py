@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import torch
 
 from compiler.schema import report_errors
 
@@ -244,7 +245,37 @@ def test_the_corpus_is_big_enough():
     assert len(CELLS) >= 32, CELLS
 
 
-@pytest.mark.parametrize("cell", CELLS)
+#: Cells where plain ``torch.compile`` itself does not run what plain Python runs, on some Python or torch, measured:
+#: the explorer does what torch.compile does there (strict: the day it passes, this entry must go).
+_TORCH = tuple(int(p) for p in re.findall(r"\d+", torch.__version__)[:2])
+TORCH_COMPILES_OWN_LIMITS = {
+    "property_class": (
+        _TORCH < (2, 12),
+        "torch 2.11: a compiled frame that assigns globals already bound (a cell's second run; the explorer's cell "
+        "scope binds them first) reads stale property values: plain torch.compile of a function holding the cell "
+        "gives 5.0 5.0 5.0 [] for 5.0 4.0 0.0 [(2, 2)] once the globals exist; 2.12 runs it",
+    ),
+    "train_loop_sgd": (
+        _TORCH < (2, 12),
+        "torch 2.11 compiles a frame of typing.cast (called by torch.optim) after a graph break; the values are plain Python's",
+    ),
+    "deep_recursion": (
+        sys.version_info >= (3, 12),
+        "Python 3.12: a frame Dynamo's eval-frame callback runs also counts against CPython's C recursion limit, so "
+        "plain torch.compile (suppress_errors=True) raises RecursionError at depth 900 too (ok at 740; torch 2.15.0, "
+        "Python 3.12.1); 3.11 runs it",
+    ),
+}
+
+
+def _cell(name: str) -> Any:
+    if name in TORCH_COMPILES_OWN_LIMITS:
+        when, why = TORCH_COMPILES_OWN_LIMITS[name]
+        return pytest.param(name, marks=pytest.mark.xfail(when, reason=why, strict=True))
+    return name
+
+
+@pytest.mark.parametrize("cell", [_cell(c) for c in CELLS])
 def test_the_explorer_runs_what_plain_python_runs(cell: str, outcomes: dict[str, dict[str, Run]]):
     runs = outcomes[cell]
     found = differences(runs["plain"], runs["cli"])

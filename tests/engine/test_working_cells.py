@@ -290,9 +290,15 @@ with ThreadPoolExecutor(2) as pool:
 
 
 def test_a_function_handed_to_threads_is_compiled_where_the_threads_call_it(tmp_path):
+    from compiler import _compat
+
     ns = {"__name__": "__main__"}
     rep = run(THREADS, ns).report
     assert rep["scope"] == "calls" and "hands work to threading.Thread (line 13)" in rep["scope_reason"]
+    if not _compat.THREADS_RUN_COMPILED_CODE:  # torch 2.11: compiled code on threads at once crashes, plain or not
+        assert rep["frames"] == [] and f"(on torch {torch.__version__} it runs plain there)" in rep["scope_reason"]
+        assert len(ns["results"]) == 2 and len(ns["doubled"]) == 2
+        return
     assert {f["code"]["name"] for f in rep["frames"]} == {"work", "double"}
     _no_stdlib_frames(rep)
     assert _callee(rep, "work")["thread_api"] == "threading.Thread"
@@ -310,7 +316,9 @@ def test_a_pool_from_an_earlier_cell_compiles_for_the_run_and_its_own_work_does_
         rep = run(
             "import torch\ndef tri(x):\n    return x * 3\nfut = pool.submit(tri, torch.ones(2))\nr = fut.result()\n", ns
         ).report
-        assert [f["code"]["name"] for f in rep["frames"]] == ["tri"]
+        from compiler import _compat
+
+        assert [f["code"]["name"] for f in rep["frames"]] == (["tri"] if _compat.THREADS_RUN_COMPILED_CODE else [])
         torch.testing.assert_close(ns["r"], torch.full((2,), 3.0))
     finally:
         ns["pool"].shutdown()
