@@ -33,9 +33,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import torch
 
 from compiler.schema import report_errors
+from tests.releases import TORCH, known
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "corpus"
@@ -247,16 +247,15 @@ def test_the_corpus_is_big_enough():
 
 #: Cells where plain ``torch.compile`` itself does not run what plain Python runs, on some Python or torch, measured:
 #: the explorer does what torch.compile does there (strict: the day it passes, this entry must go).
-_TORCH = tuple(int(p) for p in re.findall(r"\d+", torch.__version__)[:2])
 TORCH_COMPILES_OWN_LIMITS = {
     "property_class": (
-        _TORCH < (2, 12),
+        TORCH < (2, 12),
         "torch 2.11: a compiled frame that assigns globals already bound (a cell's second run; the explorer's cell "
         "scope binds them first) reads stale property values: plain torch.compile of a function holding the cell "
         "gives 5.0 5.0 5.0 [] for 5.0 4.0 0.0 [(2, 2)] once the globals exist; 2.12 runs it",
     ),
     "train_loop_sgd": (
-        _TORCH < (2, 12),
+        TORCH < (2, 12),
         "torch 2.11 compiles a frame of typing.cast (called by torch.optim) after a graph break; the values are plain Python's",
     ),
     "deep_recursion": (
@@ -268,14 +267,7 @@ TORCH_COMPILES_OWN_LIMITS = {
 }
 
 
-def _cell(name: str) -> Any:
-    if name in TORCH_COMPILES_OWN_LIMITS:
-        when, why = TORCH_COMPILES_OWN_LIMITS[name]
-        return pytest.param(name, marks=pytest.mark.xfail(when, reason=why, strict=True))
-    return name
-
-
-@pytest.mark.parametrize("cell", [_cell(c) for c in CELLS])
+@pytest.mark.parametrize("cell", [known(c, TORCH_COMPILES_OWN_LIMITS) for c in CELLS])
 def test_the_explorer_runs_what_plain_python_runs(cell: str, outcomes: dict[str, dict[str, Run]]):
     runs = outcomes[cell]
     found = differences(runs["plain"], runs["cli"])

@@ -6,15 +6,14 @@ import json
 import pathlib
 import subprocess
 import sys
-from typing import Any
 
 import pytest
-import torch
 
 from compiler import RunOptions, run_cell, validate_report
 from compiler.summary import one_line
 from tests.goldens.cases import CASES, TOY_EXAMPLE, skeleton
 from tests.goldens.regenerate import HERE, run_case
+from tests.releases import TORCH, known
 
 GOLDENS = sorted(HERE.glob("*.report.json"))
 
@@ -35,21 +34,14 @@ def test_golden_is_schema_valid_and_normalized(path: pathlib.Path):
 #: cases whose Dynamo story changed between releases: the goldens are written on the pinned torch (2.13)
 _STORY_CHANGED = {
     "decisions": (
-        tuple(int(p) for p in torch.__version__.split(".")[:2]) < (2, 13),
+        TORCH < (2, 13),
         "torch 2.11 breaks the graph at copy.deepcopy; 2.11 and 2.12 inline re.match and break inside re's own code; "
         "2.13 to 2.15 inline the one and skip the other (tests/engine/test_decisions.py checks each release's story)",
     ),
 }
 
 
-def _case(name: str) -> Any:
-    if name in _STORY_CHANGED:
-        when, why = _STORY_CHANGED[name]
-        return pytest.param(name, marks=pytest.mark.xfail(when, reason=why, strict=True))
-    return name
-
-
-@pytest.mark.parametrize("name", [_case(n) for n in CASES if n != "training_step"])
+@pytest.mark.parametrize("name", [known(n, _STORY_CHANGED) for n in CASES if n != "training_step"])
 def test_fresh_run_matches_golden_skeleton(name: str):
     golden = json.loads((HERE / f"{name}.report.json").read_text())
     assert skeleton(run_case(name)) == skeleton(golden)
