@@ -149,7 +149,6 @@ def run_cell(
     scaffold = _Scaffold(timer=CallTimer(ctx) if options.compare_eager else None, fix=fix)
     value: Any = None
     exception: BaseException | None = None
-    not_installed: set[str] = set()
     started = time.perf_counter()
     try:
         with contextlib.ExitStack() as stack:
@@ -158,7 +157,6 @@ def run_cell(
                     stack.enter_context(c.install(ctx))
                 except Exception as exc:  # noqa: BLE001 - a torch without what one collector needs: the rest run
                     ctx.hook_failures.append((c.name, "install", exc))
-                    not_installed.add(c.name)
             stack.enter_context(hooks.install())
             stack.enter_context(_dynamo_config(options, program.scope))
             if fix is not None:  # --try: applied for this run only, put back also when the cell raises
@@ -208,6 +206,7 @@ def run_cell(
                 )
             else:
                 report.diagnose("collector_failed", f"{name}.{hook}: {type(error).__name__}: {error}")
+        not_installed = {name for name, hook, _ in ctx.hook_failures if hook == "install"}
         for c in run_collectors:
             if c.name in not_installed:
                 continue
