@@ -1,9 +1,10 @@
-"""Fixtures for the browser tests: a JupyterLab server (module scope) and a chromium page.
+"""Fixtures for the browser tests: a JupyterLab server and a chromium page.
 
 Contents:
-- ``lab`` (module): ``labserver.LabServer`` started in a temp dir, stopped by PID at the end, with
-  an assertion that none of its processes is left. ``notebook7`` (module): the same for Notebook 7
-  (``LabServer(app="notebook")``).
+- ``lab``: a ``labserver.LabServer`` started in a temp dir once per test process (a server start is 15-28 s on
+  CI's 2 cores; each test module started its own), ``reset()`` after each test (no session, kernel, workspace
+  or changed setting carries over), stopped by PID at the end with an assertion that none of its processes
+  is left. ``notebook7``: the same for Notebook 7 (``LabServer(app="notebook")``).
 - ``browser`` (module): headless /usr/bin/chromium. A missing browser skips locally and FAILS in CI
   (env CI=true), as does an unbuilt renderer.
 - ``page``: a fresh page that records dialogs (``page.dialogs``) and page errors (``page.errors``).
@@ -42,13 +43,13 @@ def _server(tmp_path_factory, app: str):
         assert left == [], f"processes of the jupyter {app} server still alive: {left}"
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
+@pytest.fixture(scope="session")
+def _lab_server(tmp_path_factory):
     yield from _server(tmp_path_factory, "lab")
 
 
-@pytest.fixture(scope="module")
-def notebook7(tmp_path_factory):
+@pytest.fixture(scope="session")
+def _notebook7_server(tmp_path_factory):
     try:
         import notebook
     except ImportError:
@@ -56,6 +57,18 @@ def notebook7(tmp_path_factory):
     if int(notebook.__version__.split(".")[0]) < 7:
         _unavailable(f"notebook {notebook.__version__} is installed; the tests need Notebook 7")
     yield from _server(tmp_path_factory, "notebook")
+
+
+@pytest.fixture
+def lab(_lab_server):
+    yield _lab_server
+    _lab_server.reset()
+
+
+@pytest.fixture
+def notebook7(_notebook7_server):
+    yield _notebook7_server
+    _notebook7_server.reset()
 
 
 @pytest.fixture(scope="module")

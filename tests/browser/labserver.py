@@ -6,7 +6,8 @@ Contents:
 - ``LabServer``: one ``python -m jupyterlab`` process (``app="notebook"``: ``python -m notebook``, Notebook 7,
   whose pages are ``/tree`` and ``/notebooks/<path>``) on 127.0.0.1 with every Jupyter directory in a
   temp dir, a private kernelspec (this interpreter, the repository on PYTHONPATH) and the renderer
-  exposed through a private JUPYTER_PATH; ``start()`` polls ``/api/status``; ``stop()`` ends the
+  exposed through a private JUPYTER_PATH; ``start()`` polls ``/api/status``; ``reset()`` brings it back to
+  that state between tests (sessions, kernels, workspaces, settings); ``stop()`` ends the
   server and its children (kernels) by PID and returns the PIDs still alive (none, normally);
   ``notebook_url(name)`` is where a notebook opens in that app.
 - ``launch_chromium(playwright)``: /usr/bin/chromium, headless; ``browser_missing()`` says why not.
@@ -114,6 +115,7 @@ class LabServer:
         self.token = secrets.token_hex(16)
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
+        self._settings_at_start: set[Path] = set()
         self.log_path = self.tmp / f"jupyter{app}.log"
 
     def notebook_url(self, name: str) -> str:
@@ -179,7 +181,9 @@ class LabServer:
         else:  # Notebook 7 (a LabServerApp of its own: the same extensions, another shell)
             cmd += ["--JupyterNotebookApp.expose_app_in_browser=True"]
         log = open(self.log_path, "wb")  # noqa: SIM115 - the server writes to it until stop() closes it
-        self.proc = subprocess.Popen(cmd, env=self._env(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        env = self._env()
+        self._settings_at_start = {p for p in (self.tmp / "settings").rglob("*") if p.is_file()}
+        self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -192,6 +196,25 @@ class LabServer:
                 time.sleep(0.3)
         self.stop()
         raise RuntimeError(f"jupyter {self.app} did not answer within {timeout} s; log:\n{self.log()}")
+
+    def _api(self, method: str, path: str) -> object:
+        req = urllib.request.Request(f"{self.url}{path}?token={self.token}", method=method)
+        with urllib.request.urlopen(req, timeout=60) as r:
+            body = r.read()
+        return json.loads(body) if body else None
+
+    def reset(self) -> None:
+        """Back to the state ``start()`` left, for the next test on this server: every session and kernel shut
+        down, no saved workspace (JupyterLab would reopen the last notebooks), the user settings as written at
+        start (a test may switch to the dark theme). The notebooks written under ``root`` stay."""
+        for session in self._api("GET", "/api/sessions") or []:
+            self._api("DELETE", f"/api/sessions/{session['id']}")
+        for kernel in self._api("GET", "/api/kernels") or []:
+            self._api("DELETE", f"/api/kernels/{kernel['id']}")
+        for kept, folder in ((set(), self.tmp / "workspaces"), (self._settings_at_start, self.tmp / "settings")):
+            for path in sorted(folder.rglob("*"), reverse=True) if folder.is_dir() else []:
+                if path.is_file() and path not in kept:
+                    path.unlink()
 
     def log(self) -> str:
         try:
