@@ -2,6 +2,7 @@
 
     python benchmarks/notebook_size.py [--layers 385] [--json OUT]   # one big model (issue 10, item 7)
     python benchmarks/notebook_size.py --tour [--json OUT]           # per cell of notebooks/*.ipynb (issue 11, item 4)
+    python benchmarks/notebook_size.py --widgets [--json OUT]        # what the widget adds (issue 24)
 
 Both run real notebooks in a real kernel (nbclient) and save them with nbformat.
 
@@ -12,6 +13,8 @@ Both run real notebooks in a real kernel (nbclient) and save them with nbformat.
 - ``--tour``: every notebook of notebooks/; for each ``%%dynamo`` cell, the bytes of its saved outputs
   (as nbformat writes them), split into the report (the JSON part), its static ``text/html`` view, and the
   rest (``text/plain``, the user's own outputs); plus the outputs that show nothing (an empty ``data``).
+- ``--widgets``: notebooks/01_tour.ipynb executed twice, without and with nbclient's widget state (issue 24):
+  the saved file's bytes, each ``%%dynamo`` cell's outputs and its widget-view entry, and the widget state.
 """
 
 from __future__ import annotations
@@ -90,12 +93,49 @@ def tour(notebooks: list[Path]) -> list[dict[str, object]]:
     return rows
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def widget_sizes(source: Path) -> dict[str, object]:
+    """The tour saved without and with widget state: what the explorer's widget adds to a notebook."""
+    out: dict[str, object] = {"notebook": source.name}
+    for store in (False, True):
+        nb = nbformat.read(source, as_version=4)
+        NotebookClient(
+            nb, timeout=1800, kernel_name="python3", resources={"metadata": {"path": str(REPO)}}, store_widget_state=store
+        ).execute()
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / source.name
+            nbformat.write(nb, path)
+            file_bytes = path.stat().st_size
+            saved = nbformat.read(path, as_version=4)
+        magic = [c for c in saved.cells if c.cell_type == "code" and c.source.startswith("%%dynamo")]
+        views = [o.data[WIDGET_VIEW] for c in magic for o in c.outputs if WIDGET_VIEW in (o.get("data") or {})]
+        state = saved.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+        out["with_state" if store else "without_state"] = {
+            "file_bytes": file_bytes,
+            "dynamo_cells": len(magic),
+            "outputs_bytes": sum(_bytes(c.outputs) for c in magic),
+            "widget_view_bytes": sum(len(json.dumps({WIDGET_VIEW: v}, indent=1).encode()) for v in views),
+            "widget_state_bytes": _bytes(state) if state else 0,
+            "widget_models": len(state),
+        }
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--layers", type=int, default=385)
     ap.add_argument("--tour", action="store_true", help="measure every %%dynamo cell of notebooks/*.ipynb instead")
+    ap.add_argument("--widgets", action="store_true", help="what the explorer's widget adds to the saved tour")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
+    if args.widgets:
+        sizes = widget_sizes(REPO / "notebooks" / "01_tour.ipynb")
+        print(json.dumps(sizes, indent=1))
+        if args.json:
+            args.json.write_text(json.dumps(sizes, indent=1))
+        return
     if args.tour:
         rows = tour(sorted((REPO / "notebooks").glob("*.ipynb")))
         print(f"{'notebook':16} {'cell':>4} {'outputs KB':>10} {'report KB':>9} {'html KB':>8} {'other KB':>8} {'empty':>5}")

@@ -3,6 +3,8 @@
 Contents:
 - ``load_ipython_extension(ipython)``: registers the ``%%dynamo`` cell magic. The magic module
   (and through it torch) is imported only here, so ``import kernel_ext`` stays cheap.
+- ``explore``: the Python API, ``explore(fn, **torch_compile_kwargs)(*args)`` (kernel_ext/python_api.py), imported
+  on first use.
 - ``_jupyter_labextension_paths()``: where the prebuilt JupyterLab renderer lives in the package.
 
 Type ``%%dynamo?`` in a notebook for the options, with an example for each.
@@ -10,7 +12,7 @@ Type ``%%dynamo?`` in a notebook for the options, with an example for each.
 
 from __future__ import annotations
 
-__all__ = ["load_ipython_extension"]
+__all__ = ["explore", "load_ipython_extension"]
 
 #: npm name of the JupyterLab extension (package.json "name"); also its folder under
 #: share/jupyter/labextensions/ (pyproject.toml shared-data). Keep the three in sync.
@@ -33,3 +35,12 @@ def load_ipython_extension(ipython) -> None:
 def _jupyter_labextension_paths() -> list[dict[str, str]]:
     """Tell Jupyter where the prebuilt labextension is (used by development installs)."""
     return [{"src": "labextension", "dest": LABEXTENSION_NAME}]
+
+
+def __getattr__(name: str):
+    """``kernel_ext.explore`` on first use: importing the package stays cheap (no torch)."""
+    if name == "explore":
+        from .python_api import explore
+
+        return explore
+    raise AttributeError(f"module 'kernel_ext' has no attribute {name!r}")

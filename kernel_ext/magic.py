@@ -172,7 +172,7 @@ class DynamoMagics(Magics):
             shell.user_ns[args.out] = report
         if not args.quiet:
             # [Note: the report takes the progress line's place] (kernel_ext/progress.py)
-            shown = bundle(report)
+            shown = bundle(report, cell=f"%%dynamo {line}".rstrip() + "\n" + cell)
             if progress is None or not progress.finish(shown):
                 display(shown, raw=True)
         if args.html is not None:

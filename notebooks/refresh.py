@@ -47,7 +47,11 @@ def refresh(path: Path, kernel_name: str) -> float:
     """Execute ``path`` in a new kernel and save it with its outputs; the seconds it took."""
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
-    NotebookClient(nb, kernel_name=kernel_name, timeout=900, resources={"metadata": {"path": str(REPO)}}).execute()
+    # no widget state: each %%dynamo output's widget would store the explorer's module (1.2 MB) in the notebook, and
+    # nbconvert, GitHub and nbviewer then show a widget they cannot draw offline instead of the static view
+    NotebookClient(
+        nb, kernel_name=kernel_name, timeout=900, resources={"metadata": {"path": str(REPO)}}, store_widget_state=False
+    ).execute()
     for cell in nb.cells:  # the execution times and the kernel's name are noise in a diff
         cell.metadata.pop("execution", None)
     nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}

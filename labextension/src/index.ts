@@ -15,12 +15,20 @@ export { MIME_TYPE, SCHEMA_VERSION, SUPPORTED_MAJORS } from './schema';
 export { CLASS_NAME, RenderedReport } from './widget';
 
 /**
+ * Our rank among JupyterLab's renderers (the lowest rank draws). A `%%dynamo` output also carries the explorer as
+ * a widget (kernel_ext/widget.py) for frontends without this extension, and ipywidgets registers its widget
+ * renderer at -10, above every other MIME type: below that, this renderer draws where it is installed, and it
+ * draws from the output itself, also in a saved notebook whose kernel is gone.
+ */
+export const RANK = -20;
+
+/**
  * The renderer factory. `safe: true`: the DOM is built from text nodes only, so untrusted outputs render.
  */
 export const rendererFactory: IRenderMime.IRendererFactory = {
   safe: true,
   mimeTypes: [MIME_TYPE],
-  defaultRank: 0,
+  defaultRank: RANK,
   createRenderer: options => new RenderedReport(options.mimeType)
 };
 
@@ -30,7 +38,7 @@ export const rendererFactory: IRenderMime.IRendererFactory = {
 const extension: IRenderMime.IExtension = {
   id: 'dynamo-explorer:plugin',
   rendererFactory,
-  rank: 0,
+  rank: RANK,
   dataType: 'json'
 };
 

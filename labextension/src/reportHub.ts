@@ -22,8 +22,16 @@ export interface IShownReport {
 /** Told of each view drawn (`shown` true) and withdrawn (false). */
 export type ReportListener = (report: IShownReport, shown: boolean) => void;
 
+/**
+ * Where a host runs the cell again: in a new notebook cell below (the JupyterLab notebook host), or in the kernel,
+ * its report drawn below the explorer that asked (the widget host, anywidget.ts).
+ */
+export type RunPlace = 'new-cell' | 'below-explorer';
+
 /** A notebook host: what it can do with the notebook cell whose output area holds a report's node. */
 export interface IReportHost {
+  /** Where `runBelow` runs the cell (default 'new-cell'). */
+  readonly place?: RunPlace;
   /** That cell's source, or null when the node is not in a cell the host can run. */
   cellSource(node: HTMLElement): string | null;
   /** Insert a code cell below that cell with `source` and run it; resolves once the new cell is queued. */
@@ -32,6 +40,8 @@ export interface IReportHost {
 
 /** What a host offers one drawn report. */
 export interface IReportActions {
+  /** Where `tryFix` runs the cell. */
+  readonly place: RunPlace;
   /** The `%%dynamo` line `tryFix(name)` runs. */
   tryLine(name: string): string;
   /** Run the report's cell again, in a new cell below, with the fix `name` applied. */
@@ -127,6 +137,7 @@ export function reportActions(view: IViewContext): IReportActions | null {
     return text;
   };
   return {
+    place: current.place ?? 'new-cell',
     tryLine: name => trySource(name).split('\n', 1)[0],
     tryFix: name => current.runBelow(node, trySource(name))
   };

@@ -14,24 +14,17 @@
  */
 import '../style/index.css';
 import { h } from './dom';
+import { CLASS_NAME, STANDALONE_CLASS } from './rootClasses';
 import { loadReport } from './encoding';
 import { ReportView, showProblem } from './view';
 
-/**
- * Class of the renderer's root: widget.ts `CLASS_NAME`, written again because importing widget.ts would
- * bundle Lumino (about 200 KB) into the page; every rule of the CSS hangs on it, and the browser tests select
- * on it on both pages.
- */
-export const CLASS_NAME = 'jp-DynamoExplorer';
+export { CLASS_NAME, STANDALONE_CLASS } from './rootClasses';
 
 /** Id of the `<script type="application/json">` holding the report. */
 export const REPORT_ID = 'dynamo-explorer-report';
 
 /** Id of the element the view is drawn into (created at the end of the body when missing). */
 export const ROOT_ID = 'dynamo-explorer-root';
-
-/** Class added to the root on a standalone page (the page's light-theme --jp-* defaults hang on it). */
-export const STANDALONE_CLASS = 'jp-DynamoExplorer-standalone';
 
 /**
  * Draw the embedded report into the root; resolves once everything shown is drawn (null when the page

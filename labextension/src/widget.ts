@@ -5,10 +5,10 @@ import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 import { loadReport } from './encoding';
 import { announceReport, withdrawReport } from './reportHub';
+import { CLASS_NAME } from './rootClasses';
 import { ReportView, showProblem } from './view';
 
-/** Class of the renderer's root node (the browser tests select on it). */
-export const CLASS_NAME = 'jp-DynamoExplorer';
+export { CLASS_NAME } from './rootClasses';
 
 /**
  * Renders one compile report.

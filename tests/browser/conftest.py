@@ -4,7 +4,8 @@ Contents:
 - ``lab``: a ``labserver.LabServer`` started in a temp dir once per test process (a server start is 15-28 s on
   CI's 2 cores; each test module started its own), ``reset()`` after each test (no session, kernel, workspace
   or changed setting carries over), stopped by PID at the end with an assertion that none of its processes
-  is left. ``notebook7``: the same for Notebook 7 (``LabServer(app="notebook")``).
+  is left. ``notebook7``: the same for Notebook 7 (``LabServer(app="notebook")``); ``lab_without_extension``:
+  a JupyterLab where our labextension is disabled, as a user or an admin does (the widget draws there).
 - ``browser`` (module): headless /usr/bin/chromium. A missing browser skips locally and FAILS in CI
   (env CI=true), as does an unbuilt renderer.
 - ``page``: a fresh page that records dialogs (``page.dialogs``) and page errors (``page.errors``).
@@ -12,7 +13,6 @@ Contents:
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -22,20 +22,18 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import labserver
 
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
 
 def _unavailable(reason: str):
-    if IN_CI:
+    if labserver.IN_CI:
         pytest.fail(f"browser tests cannot run in CI: {reason}", pytrace=False)
     pytest.skip(reason)
 
 
-def _server(tmp_path_factory, app: str):
+def _server(tmp_path_factory, app: str, disabled: tuple[str, ...] = ()):
     problem = labserver.labextension_problem()
     if problem:
         _unavailable(problem)
-    server = labserver.LabServer(tmp_path_factory.mktemp(app), app=app).start()
+    server = labserver.LabServer(tmp_path_factory.mktemp(app), app=app, disabled=disabled).start()
     try:
         yield server
     finally:
@@ -57,6 +55,17 @@ def _notebook7_server(tmp_path_factory):
     if int(notebook.__version__.split(".")[0]) < 7:
         _unavailable(f"notebook {notebook.__version__} is installed; the tests need Notebook 7")
     yield from _server(tmp_path_factory, "notebook")
+
+
+@pytest.fixture(scope="session")
+def _lab_without_extension_server(tmp_path_factory):
+    yield from _server(tmp_path_factory, "lab", disabled=(labserver.LABEXTENSION,))
+
+
+@pytest.fixture
+def lab_without_extension(_lab_without_extension_server):
+    yield _lab_without_extension_server
+    _lab_without_extension_server.reset()
 
 
 @pytest.fixture

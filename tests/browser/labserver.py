@@ -1,10 +1,12 @@
 """A real JupyterLab server and headless chromium for the browser tests and the render benchmark.
 
 Contents:
-- ``REPO``, ``ARTIFACTS``, ``MIME``, ``REPORT_JS`` (the notebook's first report), ``CHROMIUM``, ``LAUNCH_ARGS``: paths (screenshots go to the git-ignored
-  artifacts/browser/) and the chromium flags that work here.
+- ``REPO``, ``ARTIFACTS``, ``MIME``, ``REPORT_JS`` (the notebook's first report), ``PREFERRED_JS`` (the MIME type
+  JupyterLab draws it with), ``LABEXTENSION``, ``CHROMIUM``, ``LAUNCH_ARGS``: paths (screenshots go to the
+  git-ignored artifacts/browser/) and the chromium flags that work here.
 - ``LabServer``: one ``python -m jupyterlab`` process (``app="notebook"``: ``python -m notebook``, Notebook 7,
-  whose pages are ``/tree`` and ``/notebooks/<path>``) on 127.0.0.1 with every Jupyter directory in a
+  whose pages are ``/tree`` and ``/notebooks/<path>``; ``disabled``: labextensions turned off first, as
+  ``jupyter labextension disable`` does) on 127.0.0.1 with every Jupyter directory in a
   temp dir, a private kernelspec (this interpreter, the repository on PYTHONPATH) and the renderer
   exposed through a private JUPYTER_PATH; ``start()`` polls ``/api/status``; ``reset()`` brings it back to
   that state between tests (sessions, kernels, workspaces, settings); ``stop()`` ends the
@@ -45,6 +47,10 @@ LAUNCH_ARGS = [
     "--disable-dev-shm-usage",
 ]
 KERNEL = "dynamo-explorer-browser"
+#: in CI (env CI=true) a missing browser, renderer or frontend FAILS the browser tests; elsewhere it skips them
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+#: our labextension's name (package.json "name", kernel_ext.LABEXTENSION_NAME)
+LABEXTENSION = "dynamo-explorer"
 #: JavaScript for ``page.evaluate``: the report of the first ``%%dynamo`` output of the notebook shown now (or null)
 REPORT_JS = f"""() => {{
     for (const cell of window.jupyterapp.shell.currentWidget.content.widgets) {{
@@ -52,6 +58,18 @@ REPORT_JS = f"""() => {{
         for (let i = 0; outputs && i < outputs.length; i++) {{
             const data = outputs.get(i).data;
             if (data['{MIME}']) return data['{MIME}'];
+        }}
+    }}
+    return null;
+}}"""
+#: JavaScript for ``page.evaluate``: the MIME type JupyterLab draws the first ``%%dynamo`` output with (or null)
+PREFERRED_JS = f"""() => {{
+    const panel = window.jupyterapp.shell.currentWidget;
+    for (const cell of panel.content.widgets) {{
+        const outputs = cell.model.outputs;
+        for (let i = 0; outputs && i < outputs.length; i++) {{
+            const data = outputs.get(i).data;
+            if (data['{MIME}']) return panel.content.rendermime.preferredMimeType(data, 'any');
         }}
     }}
     return null;
@@ -105,10 +123,11 @@ def labextension_problem() -> str | None:
 class LabServer:
     """One JupyterLab (or Notebook 7: ``app="notebook"``) server in a temp dir; see the module docstring."""
 
-    def __init__(self, tmp: Path, app: str = "lab"):
+    def __init__(self, tmp: Path, app: str = "lab", disabled: tuple[str, ...] = ()):
         if app not in ("lab", "notebook"):
             raise ValueError(f"app is 'lab' or 'notebook', not {app!r}")
         self.app = app
+        self.disabled = disabled  # labextensions turned off as a user does (``jupyter labextension disable``)
         self.tmp = Path(tmp)
         self.root = self.tmp / "notebooks"
         self.port = _free_port()
@@ -141,7 +160,7 @@ class LabServer:
         (settings / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false"}))
         labext = jpath / "labextensions"
         labext.mkdir(exist_ok=True)
-        link = labext / "dynamo-explorer"
+        link = labext / LABEXTENSION
         if not link.exists():
             link.symlink_to(BUILT, target_is_directory=True)
         env = dict(os.environ)
@@ -182,6 +201,14 @@ class LabServer:
             cmd += ["--JupyterNotebookApp.expose_app_in_browser=True"]
         log = open(self.log_path, "wb")  # noqa: SIM115 - the server writes to it until stop() closes it
         env = self._env()
+        for name in self.disabled:  # --level=user: the server's own temp JUPYTER_CONFIG_DIR, nothing else changes
+            subprocess.run(
+                [sys.executable, "-m", "jupyter", "labextension", "disable", "--level=user", name],
+                env=env,
+                check=True,
+                capture_output=True,
+                timeout=120,
+            )
         self._settings_at_start = {p for p in (self.tmp / "settings").rglob("*") if p.is_file()}
         self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout

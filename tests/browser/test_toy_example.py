@@ -35,6 +35,9 @@ def test_toy_example_explorer(lab, page):
     root = page.locator(ROOT)
     report = page.evaluate(labserver.REPORT_JS)
     assert report is not None, "the %%dynamo cell produced no report output"
+    # Our renderer draws it, not the widget view the same output carries (it ranks above ipywidgets').
+    assert page.evaluate(labserver.PREFERRED_JS) == labserver.MIME
+    assert root.get_attribute("data-host") is None
 
     for name in PANES:
         assert root.locator(f'[data-pane="{name}"]').count() == 1, name

@@ -1,10 +1,11 @@
 """Helpers for the kernel tests: build a notebook, execute it in a real kernel, read outputs.
 
 Contents:
-- ``REPO``, ``MIME``: the repository root and the report MIME type.
+- ``REPO``, ``MIME``, ``WIDGET_VIEW``, ``BUNDLE``: the repository root, the report MIME type, the widget view's, and
+  the MIME types of a ``%%dynamo`` output.
 - ``code(source, name=None, raises=False)``: a code cell; ``name`` finds it again, ``raises``
   tags it ``raises-exception`` (nbclient then records the error instead of stopping).
-- ``execute(cells, kernel_name, timeout)``: run the cells in one fresh kernel with nbclient;
+- ``execute(cells, kernel_name, timeout, store_widget_state=True)``: run the cells in one fresh kernel with nbclient;
   returns the executed notebook. Each cell's execute_reply is kept in ``cell.metadata["reply"]``, and
   the display messages it sent, in order, in ``cell.metadata["displays"]``: ``[msg_type, display_id,
   MIME types, first line of text/plain]`` (the display id is transient: the saved outputs lack it).
@@ -22,6 +23,9 @@ from nbclient import NotebookClient
 
 REPO = Path(__file__).resolve().parents[2]
 MIME = "application/vnd.dynamo-explorer.report.v1+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: what a %%dynamo output carries: the report, the explorer as a widget, the static view, the one-line summary
+BUNDLE = {MIME, WIDGET_VIEW, "text/html", "text/plain"}
 # every %%dynamo option; %%dynamo? must show an example of each (--no-dynamic in --dynamic's)
 MAGIC_OPTIONS = (
     "--backend",
@@ -53,8 +57,10 @@ def markdown(source: str):
     return nbformat.v4.new_markdown_cell(source)
 
 
-def execute(cells, kernel_name: str, timeout: int = 600, nb=None):
-    """Execute ``cells`` (or ``nb``) in one new kernel, working directory = the repository."""
+def execute(cells, kernel_name: str, timeout: int = 600, nb=None, store_widget_state: bool = True):
+    """Execute ``cells`` (or ``nb``) in one new kernel, working directory = the repository. ``store_widget_state``:
+    nbclient's own default (True, as papermill), or False as the README tells users who convert notebooks to
+    HTML (nbconvert then shows each output's ``text/html`` rather than a widget it would fetch code for)."""
     if nb is None:
         nb = nbformat.v4.new_notebook(cells=list(cells))
 
@@ -68,6 +74,7 @@ def execute(cells, kernel_name: str, timeout: int = 600, nb=None):
         allow_errors=False,
         resources={"metadata": {"path": str(REPO)}},
         on_cell_executed=keep_reply,
+        store_widget_state=store_widget_state,
     )
     client.execute()
     return nb

@@ -12,7 +12,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from kernel_nb import MAGIC_OPTIONS, MIME, cell, code, error, execute, last_json, outputs, reports, result, stream
+from kernel_nb import BUNDLE, MAGIC_OPTIONS, MIME, cell, code, error, execute, last_json, outputs, reports, result, stream
 
 from tests.goldens.cases import TOY_EXAMPLE_CELL, line_of
 
@@ -119,9 +119,9 @@ def _plain(text: str) -> str:
     return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
 
-def test_toy_example_bundle_has_three_mime_types(nb):
+def test_toy_example_bundle_has_the_report_the_widget_the_html_and_the_text(nb):
     data = _report(cell(nb, "toy")).data
-    assert set(data) == {MIME, "text/html", "text/plain"}
+    assert set(data) == BUNDLE
     assert data["text/plain"].startswith("dynamo:")
     assert "\n" not in data["text/plain"].strip()
     assert data[MIME]["schema_version"]["major"] == 1
@@ -270,7 +270,7 @@ def test_out_stores_the_report(nb):
     assert "g" in facts["frames"]
     assert facts["repr"].startswith("<CompileReport dynamo:")
     shown = result(cell(nb, "out_display"))
-    assert set(shown.data) == {MIME, "text/html", "text/plain"}
+    assert set(shown.data) == BUNDLE
     assert shown.data[MIME] == _report(cell(nb, "out")).data[MIME]
 
 
@@ -316,11 +316,13 @@ def test_the_report_takes_the_progress_lines_place(nb):
     assert displays[0][0] == "display_data" and displays[0][1] and PROGRESS.match(displays[0][3]), displays
     line_id = displays[0][1]
     assert all(d[1] == line_id for d in displays), displays  # every message of the cell is the line's
-    assert displays[-1][:3] == ["update_display_data", line_id, sorted([MIME, "text/html", "text/plain"])]
+    assert displays[-1][:3] == ["update_display_data", line_id, sorted(BUNDLE)]
     assert all(PROGRESS.match(d[3]) for d in displays[:-1])
-    # saved: one output, the report; no widget state, nothing empty or spent in any cell
+    # saved: one output, the report; the only widgets saved are the explorers' (the line is no widget), nothing
+    # empty or spent in any cell
     assert [o.output_type for o in c.outputs] == ["display_data"] and MIME in c.outputs[0].data
-    assert "widgets" not in nb.metadata
+    states = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"].values()
+    assert {s["model_name"] for s in states} <= {"AnyModel", "LayoutModel"}, {s["model_name"] for s in states}
     for other in nb.cells:
         for o in outputs(other, "display_data"):
             assert o.data and MIME in o.data, o.data

@@ -250,14 +250,17 @@ export class TryFixPane extends Pane {
       'Run it',
       () => {
         clear(action);
-        this._status(fix, action, 'running', 'Inserting a cell below and running it…');
+        const inCell = actions.place === 'new-cell';
+        this._status(fix, action, 'running', inCell ? 'Inserting a cell below and running it…' : 'Running it…');
         actions.tryFix(fix.name).then(
           () =>
             this._status(
               fix,
               action,
               'running',
-              `Running below, in a new cell: ${line}. Its report shows this run before and after the fix.`
+              inCell
+                ? `Running below, in a new cell: ${line}. Its report shows this run before and after the fix.`
+                : `Ran: ${line}. Its report is below this explorer: this run before and after the fix.`
             ),
           (error: unknown) =>
             this._status(fix, action, 'error', `Could not run it: ${String((error as Error)?.message ?? error)}`)
@@ -277,8 +280,11 @@ export class TryFixPane extends Pane {
       },
       h('div', {
         text:
-          'This runs the cell again: a new cell is inserted below with the same code and this line, and executed ' +
-          'in the kernel, so the cell’s side effects happen again. The fix applies to that run only.'
+          actions.place === 'new-cell'
+            ? 'This runs the cell again: a new cell is inserted below with the same code and this line, and ' +
+              'executed in the kernel, so the cell’s side effects happen again. The fix applies to that run only.'
+            : 'This runs the cell again in the kernel with this line, so the cell’s side effects happen again; ' +
+              'its report shows below this explorer. The fix applies to that run only.'
       }),
       h('code', { class: 'jp-DynamoExplorer-tryLine', text: line }),
       h('div', { class: 'jp-DynamoExplorer-tryButtons' }, run, button('Cancel', cancel, { data: { action: 'cancel' } }))

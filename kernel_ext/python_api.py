@@ -1,0 +1,102 @@
+"""The Python API, for places with no cell magics (marimo, scripts, VS Code's interactive window, a unit test).
+
+    from kernel_ext import explore
+    ex = explore(fn, backend="eager")(x, y)     # as torch._dynamo.explain(fn)(*args) is called
+    ex.value                                    # what fn returned
+    ex.report                                   # the compile report (compiler/schema/compile_report.v1.schema.json)
+    ex                                          # the last expression of a cell: the explorer
+
+Contents:
+- ``explore(fn, **torch_compile_kwargs)``: a callable that compiles ``fn`` exactly as
+  ``torch.compile(fn, **torch_compile_kwargs)`` would (the very ``torch.compile`` call makes the wrapper; the run
+  keeps its options, [Note: calls scope] in compiler/calls.py), calls it with the arguments given, and returns an
+  ``Exploration``. When ``fn`` raises, the exception propagates as from a plain call, and the run's report is
+  kept as ``explore.last``.
+- ``Exploration``: ``.report``, ``.value``, and ``_repr_mimebundle_``: the bundle ``%%dynamo`` shows
+  (``kernel_ext.display.bundle``, with the explorer as a widget wherever a frontend asks for it).
+
+The run is a one-line program ``fn(*args, **kwargs)`` run by ``compiler.run_cell`` under scope ``calls``, in a
+namespace of its own that is dropped afterwards: nothing of the caller's is kept alive (``.value`` is what the
+caller asked for).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["Exploration", "explore"]
+
+_counter = itertools.count(1)
+_RESERVED = frozenset({"args", "kwargs"})
+
+
+class Exploration:
+    """One ``explore(fn)(*args)`` call: its compile report and what ``fn`` returned."""
+
+    def __init__(self, report: dict[str, Any], value: Any) -> None:
+        self.report = report
+        self.value = value
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        from .display import bundle
+
+        return bundle(self.report, widget=True)
+
+    def __repr__(self) -> str:
+        from compiler.summary import one_line
+
+        return f"<Exploration {one_line(self.report)}>"
+
+
+class _Explore:
+    """``explore(fn, **torch_compile_kwargs)(*args, **kwargs)``; see the module docstring."""
+
+    def __init__(self) -> None:
+        self.last: Exploration | None = None  # the latest call's report (without its value)
+
+    def __call__(self, fn: Callable[..., Any], /, **compile_kwargs: Any) -> Callable[..., Exploration]:
+        import torch
+
+        if not callable(fn):
+            raise TypeError(f"explore(fn): fn must be callable (a function or an nn.Module), got {type(fn).__name__}")
+        compiled = torch.compile(fn, **compile_kwargs)  # torch's own checks of the arguments, and its wrapper
+        name = getattr(fn, "__name__", None) or type(fn).__name__
+        if not name.isidentifier() or name in _RESERVED:
+            name = "fn"
+
+        def call(*args: Any, **kwargs: Any) -> Exploration:
+            return self._run(compiled, name, compile_kwargs, args, kwargs)
+
+        return call
+
+    def _run(self, compiled: Any, name: str, compile_kwargs: dict[str, Any], args: tuple, kwargs: dict) -> Exploration:
+        from compiler import RunOptions, run_cell
+
+        backend = compile_kwargs.get("backend", "inductor")
+        backend = backend if isinstance(backend, str) else "inductor"  # the header's; the callee keeps its own
+        options = RunOptions(
+            backend=backend,
+            mode=compile_kwargs.get("mode") if backend == "inductor" else None,
+            dynamic=compile_kwargs.get("dynamic"),
+            fullgraph=bool(compile_kwargs.get("fullgraph", False)),
+            scope="calls",
+        )
+        source = f"{name}(*args, **kwargs)\n"
+        namespace: dict[str, Any] = {name: compiled, "args": args, "kwargs": kwargs}
+        try:
+            run = run_cell(source, namespace, options, filename=f"<explore-{next(_counter)}>")
+        finally:
+            namespace.clear()
+        self.last = Exploration(run.report, None)
+        if run.exception is not None:
+            run.exception.add_note("dynamo-explorer: the compile report of this call is explore.last")
+            raise run.exception
+        return Exploration(run.report, run.value)
+
+    def __repr__(self) -> str:
+        return "<explore: explore(fn, **torch_compile_kwargs)(*args, **kwargs) -> Exploration>"
+
+
+explore = _Explore()

@@ -1,0 +1,176 @@
+"""The explorer as a widget, and ``explore(fn)(*args)``, in a real kernel (issue 24).
+
+One notebook, one kernel (nbclient, which stores widget state by default as papermill does):
+- a ``%%dynamo`` output carries, in one bundle, our MIME type, the widget view, ``text/html`` and ``text/plain``;
+- the widget answers a view's ``{"kind": "report?"}`` with the very payload the output's MIME entry holds;
+- the saved widget state does not hold the report a second time (only the module, its CSS and the summary);
+- Try it: the widget gets the ``%%dynamo`` cell's text with the report, and runs that cell with ``--try NAME`` when a
+  view asks (``{"kind": "run"}``), answering with the run's report, its printed lines and no error;
+- ``explore(fn, **torch_compile_kwargs)(*args)`` compiles ``fn`` as ``torch.compile`` does, returns ``.value``
+  and ``.report``, and shows the same bundle as the last expression of a cell; when ``fn`` raises, the cell
+  fails as a plain call does and ``explore.last`` holds the report.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+from kernel_nb import BUNDLE, MIME, WIDGET_VIEW, cell, code, execute, last_json, outputs, reports, result
+
+from tests.goldens.cases import TOY_EXAMPLE_CELL
+
+pytestmark = pytest.mark.kernel
+
+
+ANSWER = """
+from ipywidgets import Widget
+w = Widget.widgets[_view["model_id"]]
+sent = []
+w.send = lambda content, buffers=None: sent.append(content)
+w._handle_custom_msg({"kind": "report?"}, [])
+w._handle_custom_msg({"kind": "something else"}, [])
+import hashlib
+print(json.dumps({"answers": len(sent), "kind": sent[0]["kind"], "same": sent[0]["report"] == _payload,
+                  "class": type(w).__name__, "summary": w.summary,
+                  "digest": hashlib.sha256(json.dumps(_payload, sort_keys=True).encode()).hexdigest()}))
+"""
+
+ITEM = (
+    "%%dynamo --backend eager\nimport torch\n\ndef normalize(x):\n    return x / x.sum().item()\n\ny = normalize(torch.ones(4))\n"
+)
+
+TRY = """
+from ipywidgets import Widget
+from compiler.encoding import decode_report
+w = [w for w in Widget.widgets.values() if type(w).__name__ == "ExplorerWidget"][-1]
+sent = []
+w.send = lambda content, buffers=None: sent.append(content)
+w._handle_custom_msg({"kind": "report?"}, [])
+cell = sent[0]["cell"]
+source = cell.replace("%%dynamo --backend eager", "%%dynamo --backend eager --try capture_scalar_outputs", 1)
+w._handle_custom_msg({"kind": "run", "source": source}, [])
+ran = sent[1]
+after = decode_report(ran["report"])
+print(json.dumps({"cell": cell, "kind": ran["kind"], "same_source": ran["source"] == source, "error": ran["error"],
+                  "notice": "RUNS AGAIN" in ran["stdout"], "fix": after["try_fix"]["fix"]["name"],
+                  "breaks": [after["try_fix"]["before"]["graph_breaks"], after["try_fix"]["after"]["graph_breaks"]],
+                  "left": [n for n in globals() if n.startswith("_dynamo_explorer")], "y": y.tolist()}))
+"""
+
+EXPLORE = """
+import torch
+from kernel_ext import explore
+
+def toy(a, b):
+    x = a / (torch.abs(a) + 1)
+    if b.sum() < 0:
+        b = b * -1
+    return x * b
+
+a, b = torch.randn(10), -torch.ones(10)
+ex = explore(toy, backend="eager")(a, b)
+print(json.dumps({"value": torch.equal(ex.value, toy(a, b)), "scope": ex.report["scope"],
+                  "callees": [(c["name"], c["compile"]["backend"]) for c in ex.report["callees"]],
+                  "frames": [f["code"]["name"] for f in ex.report["frames"]]}))
+"""
+
+
+@pytest.fixture(scope="module")
+def nb(kernel_name):
+    return execute(
+        [
+            code("%load_ext kernel_ext\nimport json"),
+            code(TOY_EXAMPLE_CELL.replace("%%dynamo", "%%dynamo --backend eager --out rep", 1), name="toy"),
+            code(
+                "from kernel_ext.display import bundle\n"
+                "_shown = bundle(rep)\n"
+                f"_view, _payload = _shown['{WIDGET_VIEW}'], _shown['{MIME}']\n" + ANSWER,
+                name="answer",
+            ),
+            code(ITEM, name="item"),
+            code(TRY, name="try"),
+            code(EXPLORE, name="explore"),
+            code("ex", name="shown"),
+            code(
+                "try:\n"
+                "    explore(toy, backend='eager', fullgraph=True)(a, b)\n"
+                "except Exception as e:\n"
+                "    print(json.dumps({'raised': type(e).__name__, 'note': e.__notes__[-1],\n"
+                "                      'last': explore.last.report['frames'][0]['code']['name']}))",
+                name="raises",
+            ),
+        ],
+        kernel_name,
+    )
+
+
+def _bundle(c) -> dict:
+    (shown,) = reports(c)
+    return shown.data
+
+
+def test_a_dynamo_output_carries_the_report_the_widget_the_html_and_the_text(nb):
+    data = _bundle(cell(nb, "toy"))
+    assert set(data) == BUNDLE
+    assert data[WIDGET_VIEW]["model_id"] and data[WIDGET_VIEW]["version_major"] == 2
+
+
+def test_the_widget_answers_a_view_with_the_outputs_own_payload(nb):
+    data = _bundle(cell(nb, "toy"))
+    answer = last_json(cell(nb, "answer"))
+    digest = answer.pop("digest")
+    assert answer == {"answers": 1, "kind": "report", "same": True, "class": "ExplorerWidget", "summary": data["text/plain"]}
+    # the payload answered is the one the cell's own output holds
+    assert digest == hashlib.sha256(json.dumps(data[MIME], sort_keys=True).encode()).hexdigest()
+
+
+def test_the_saved_widget_state_does_not_hold_the_report_again(nb):
+    data = _bundle(cell(nb, "toy"))
+    states = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    state = states[data[WIDGET_VIEW]["model_id"]]["state"]
+    assert state["summary"] == data["text/plain"]
+    rest = json.dumps({k: v for k, v in state.items() if k not in ("_esm", "_css")})
+    assert len(rest) < 2_000 and "toy_example" not in rest, rest  # the summary and ipywidgets' own layout keys
+    assert "toy_example" in json.dumps(data[MIME])  # what would be there, were the report in it
+    assert 500_000 < len(state["_esm"]) < 5_000_000  # the module itself, stored once per widget
+
+
+def test_try_it_runs_the_cell_again_with_the_fix_in_the_kernel_and_answers_its_report(nb):
+    got = last_json(cell(nb, "try"))
+    assert got["cell"] == ITEM
+    assert got == {
+        "cell": ITEM,
+        "kind": "ran",
+        "same_source": True,
+        "error": None,
+        "notice": True,
+        "fix": "capture_scalar_outputs",
+        "breaks": [1, 0],
+        "left": [],
+        "y": [0.25, 0.25, 0.25, 0.25],
+    }
+
+
+def test_explore_compiles_fn_as_torch_compile_does_and_returns_its_value(nb):
+    got = last_json(cell(nb, "explore"))
+    assert got["value"] is True
+    assert got["scope"] == "calls"
+    assert got["callees"] == [["toy", "eager"]]
+    assert got["frames"][0] == "toy" and got["frames"][1].startswith("torch_dynamo_resume_in_toy_at_"), got["frames"]
+
+
+def test_an_exploration_shows_the_explorer_as_the_last_expression(nb):
+    shown = result(cell(nb, "shown"))
+    assert shown is not None
+    assert set(shown.data) == BUNDLE
+    assert shown.data["text/plain"].startswith("dynamo:")
+    assert outputs(cell(nb, "shown"), "error") == []
+
+
+def test_explore_raises_as_a_plain_call_and_keeps_the_report(nb):
+    got = last_json(cell(nb, "raises"))
+    assert got["raised"] == "Unsupported"
+    assert "explore.last" in got["note"]
+    assert got["last"] == "toy"
