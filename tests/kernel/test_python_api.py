@@ -27,13 +27,13 @@ def toy_example(a, b):
 def _compiled_names(fn, *args, input=None, **kwargs) -> list[str]:
     """The code names plain ``torch.compile(fn, **kwargs)(*args)`` (``input=``: passed by keyword) makes Dynamo
     compile, in order."""
-    from torch._dynamo.utils import get_compilation_metrics
+    from torch._dynamo.utils import clear_compilation_metrics, get_compilation_metrics
 
     torch._dynamo.reset()
-    before = len(get_compilation_metrics())  # the metrics outlive reset()
+    clear_compilation_metrics()  # reset() keeps them, and their window may be full of earlier tests' compiles
     compiled = torch.compile(fn, **kwargs)
     compiled(*args) if input is None else compiled(input=input)
-    return [m.co_name for m in list(get_compilation_metrics())[before:] if m.is_forward is not False and not m.is_runtime]
+    return [m.co_name for m in get_compilation_metrics() if m.is_forward is not False and not m.is_runtime]
 
 
 def test_explore_compiles_what_torch_compile_compiles_and_returns_the_value():
