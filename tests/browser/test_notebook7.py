@@ -47,6 +47,9 @@ def test_notebook7_runs_a_dynamo_cell_and_draws_every_pane(notebook7, nb7_page):
     page.wait_for_selector(f'{ROOT}[data-status="ready"]', timeout=300_000)
     root = page.locator(ROOT)
     assert root.count() == 1
+    # drawn by our extension's renderer, not the widget view the same output carries (ours ranks above it)
+    assert page.evaluate(labserver.PREFERRED_JS) == labserver.MIME
+    assert root.get_attribute("data-host") is None
 
     for name in PANES:
         assert root.locator(f'[data-pane="{name}"]').count() == 1, name
