@@ -14,7 +14,8 @@ Contents:
   the magic check it before the run).
 - ``script_json(value) -> str``: JSON that cannot end its ``<script>`` element (see the note).
 - ``ExportError``: the bundle is missing or the report breaks the schema; the message is one line.
-- ``THEME``: the light-theme ``--jp-*`` defaults a plain page lacks (JupyterLab's light theme values).
+- ``THEME``: the light-theme ``--jp-*`` defaults a plain page lacks (JupyterLab's light theme values);
+  ``theme_rule()``: the CSS rule that puts them on a root with ``STANDALONE_CLASS`` (the page and the widget).
 
 [Note: JSON in a script element] The HTML parser ends a ``<script>`` at ``</script`` and changes state at
 ``<!--`` whatever JavaScript or JSON would think, so a user string holding ``</script><!--`` must not
@@ -43,6 +44,7 @@ __all__ = [
     "renderer_problem",
     "script_json",
     "standalone_html",
+    "theme_rule",
     "write_html",
     "written",
 ]
@@ -124,6 +126,11 @@ _SCRIPT_UNSAFE = (
 )
 
 
+def theme_rule() -> str:
+    """The CSS rule that gives a root with ``STANDALONE_CLASS`` JupyterLab's light-theme values (``THEME``)."""
+    return f".{STANDALONE_CLASS} {{ {''.join(f'{name}: {value}; ' for name, value in THEME.items())}}}"
+
+
 class ExportError(RuntimeError):
     """The standalone page cannot be made; the message is one line naming the fix."""
 
@@ -166,7 +173,6 @@ def standalone_html(report: dict[str, Any]) -> str:
     digest = base64.b64encode(hashlib.sha256(js.encode("utf-8")).digest()).decode("ascii")
     # No network, no other script: only this page's own script (by hash) and the wasm it instantiates.
     policy = f"default-src 'none'; script-src 'sha256-{digest}' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data:"
-    theme = "".join(f"{name}: {value}; " for name, value in THEME.items())
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -175,7 +181,7 @@ def standalone_html(report: dict[str, Any]) -> str:
         f'<meta name="generator" content="dynamo-explorer {html.escape(_version())}">\n'
         f'<meta name="description" content="{html.escape(one_line(report))}">\n'
         f"<title>{html.escape(_title(report))}</title>\n"
-        f"<style>\n{_PAGE_CSS}\n.{STANDALONE_CLASS} {{ {theme}}}\n</style>\n"
+        f"<style>\n{_PAGE_CSS}\n{theme_rule()}\n</style>\n"
         f"<style>\n{css}\n</style>\n"
         "</head>\n<body>\n"
         f'<script type="application/json" id="{REPORT_ID}">{script_json(encode_report(report))}</script>\n'

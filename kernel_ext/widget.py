@@ -39,15 +39,13 @@ def _explorer_widget() -> type:
     import anywidget
     import traitlets
 
-    from .export import BUNDLE_CSS, STANDALONE_CLASS, THEME
-
-    theme = "".join(f"{name}: {value}; " for name, value in THEME.items())
+    from .export import BUNDLE_CSS, theme_rule
 
     class ExplorerWidget(anywidget.AnyWidget):
         """One ``%%dynamo`` report drawn by the explorer's own view (see the module docstring)."""
 
         _esm = _ESM
-        _css = f".{STANDALONE_CLASS} {{ {theme}}}\n" + BUNDLE_CSS.read_text(encoding="utf-8")
+        _css = theme_rule() + "\n" + BUNDLE_CSS.read_text(encoding="utf-8")
         summary = traitlets.Unicode("").tag(sync=True)
 
         def __init__(self, payload: Any, summary: str, cell: str | None = None) -> None:

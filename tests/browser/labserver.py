@@ -77,7 +77,8 @@ PREFERRED_JS = f"""() => {{
 BUILT = REPO / "kernel_ext" / "labextension"
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -130,7 +131,7 @@ class LabServer:
         self.disabled = disabled  # labextensions turned off as a user does (``jupyter labextension disable``)
         self.tmp = Path(tmp)
         self.root = self.tmp / "notebooks"
-        self.port = _free_port()
+        self.port = free_port()
         self.token = secrets.token_hex(16)
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None

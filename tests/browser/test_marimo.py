@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -53,12 +52,6 @@ if __name__ == "__main__":
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def marimo_app(tmp_path):
     try:
@@ -67,7 +60,7 @@ def marimo_app(tmp_path):
         missing = "marimo is missing: pip install -e '.[test]'"
         pytest.fail(missing) if labserver.IN_CI else pytest.skip(missing)
     (tmp_path / "nb.py").write_text(NOTEBOOK)
-    port = _free_port()
+    port = labserver.free_port()
     env = {**os.environ, "PYTHONPATH": str(REPO), "MARIMO_SKIP_UPDATE_CHECK": "1"}
     log = open(tmp_path / "marimo.log", "wb")  # noqa: SIM115 - the server writes to it until the end
     cmd = [sys.executable, "-m", "marimo", "run", "nb.py", "--headless", "--no-token", "-p", str(port), "--host", "127.0.0.1"]
