@@ -19,10 +19,12 @@ def _process_state():
     from torch._dynamo import convert_frame, symbolic_convert, utils
     from torch._logging._internal import trace_log
 
+    # loggers with handlers only: a module torch imports during the run (2.14 creates
+    # torch._inductor.cudagraph_trees.__cudagraphs then) adds a logger with none, which nothing installed
     torch_handlers = {
         name: [(h, tuple(h.filters)) for h in logger.handlers]
         for name, logger in logging.root.manager.loggerDict.items()
-        if isinstance(logger, logging.Logger) and name.startswith("torch")
+        if isinstance(logger, logging.Logger) and name.startswith("torch") and logger.handlers
     }
     return {
         "trace_handlers": list(trace_log.handlers),
