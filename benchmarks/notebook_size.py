@@ -34,6 +34,7 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.render_bench import MODEL_CELL  # noqa: E402
 from compiler import MIME_TYPE  # noqa: E402
+from kernel_ext.widget import WIDGET_VIEW  # noqa: E402
 
 CELL = "%%dynamo --backend eager\n" + MODEL_CELL
 
@@ -91,9 +92,6 @@ def tour(notebooks: list[Path]) -> list[dict[str, object]]:
                 }
             )
     return rows
-
-
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def widget_sizes(source: Path) -> dict[str, object]:

@@ -20,6 +20,7 @@ Contents:
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -28,14 +29,10 @@ __all__ = ["WIDGET_VIEW", "widget_view"]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 _ESM = Path(__file__).resolve().parent / "standalone" / "widget.js"
 
-_widget_class: type | None = None
 
-
+@functools.cache
 def _explorer_widget() -> type:
     """The widget class, made on first use (anywidget and ipywidgets are imported then, not with the package)."""
-    global _widget_class
-    if _widget_class is not None:
-        return _widget_class
     import anywidget
     import traitlets
 
@@ -61,7 +58,6 @@ def _explorer_widget() -> type:
             elif kind == "run" and isinstance(content.get("source"), str):
                 self.send({"kind": "ran", "source": content["source"], **run_dynamo_cell(content["source"])})
 
-    _widget_class = ExplorerWidget
     return ExplorerWidget
 
 

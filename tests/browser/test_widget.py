@@ -15,6 +15,7 @@ import pytest
 from labserver import ARTIFACTS
 
 from compiler.schema import PANES
+from kernel_ext.widget import WIDGET_VIEW
 from tests.goldens.cases import TOY_EXAMPLE_CELL
 
 pytestmark = pytest.mark.browser
@@ -23,7 +24,6 @@ ROOT = '.jp-DynamoExplorer[data-host="widget"]'
 ITEM_CELL = (
     "%%dynamo --backend eager\nimport torch\n\ndef normalize(x):\n    return x / x.sum().item()\n\ny = normalize(torch.ones(4))\n"
 )
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def test_without_the_extension_the_widget_draws_the_explorer(lab_without_extension, page):

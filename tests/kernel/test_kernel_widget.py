@@ -139,7 +139,6 @@ def test_the_saved_widget_state_does_not_hold_the_report_again(nb):
 
 def test_try_it_runs_the_cell_again_with_the_fix_in_the_kernel_and_answers_its_report(nb):
     got = last_json(cell(nb, "try"))
-    assert got["cell"] == ITEM
     assert got == {
         "cell": ITEM,
         "kind": "ran",
