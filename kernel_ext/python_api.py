@@ -12,6 +12,9 @@ Contents:
   keeps its options, [Note: calls scope] in compiler/calls.py), calls it with the arguments given, and returns an
   ``Exploration``. When ``fn`` raises, the exception propagates as from a plain call, and the run's report is
   kept as ``explore.last``.
+- ``explore.capture(**torch_compile_kwargs)``: a context manager for code that is not one call: the with-block's
+  body runs as a ``%%dynamo`` cell would (scope ``auto``: what the body calls is compiled, [Note: calls scope]),
+  in the namespace of the cell or script it is written in (``kernel_ext/capture.py``).
 - ``Exploration``: ``.report``, ``.value``, and ``_repr_mimebundle_``: the bundle ``%%dynamo`` shows
   (``kernel_ext.display.bundle``, with the explorer as a widget wherever a frontend asks for it).
 
@@ -50,6 +53,35 @@ class Exploration:
         return f"<Exploration {one_line(self.report)}>"
 
 
+#: torch.compile's arguments a run's options hold (``compiler.RunOptions``); explore(fn) passes any other to torch.compile
+_RUN_OPTIONS = ("backend", "mode", "dynamic", "fullgraph")
+
+
+def run_options(compile_kwargs: dict[str, Any], scope: str, what: str | None = None) -> Any:
+    """The engine's options for ``torch.compile``'s keyword arguments. ``what`` (a caller that has no function to
+    hand them to, ``explore.capture()``): any other argument is a one-line ``TypeError``."""
+    from compiler import RunOptions
+
+    if what is not None:
+        others = sorted(set(compile_kwargs) - set(_RUN_OPTIONS))
+        if others:
+            raise TypeError(
+                f"{what} takes torch.compile's {', '.join(_RUN_OPTIONS)}; got {', '.join(others)}: "
+                "for other options wrap a function, explore(fn, **torch_compile_kwargs)(*args)"
+            )
+    backend = compile_kwargs.get("backend", "inductor")
+    if what is not None and not isinstance(backend, str):
+        raise TypeError(f"{what}: backend must be a backend's name (a str) here; a callable backend: explore(fn, backend=...)")
+    backend = backend if isinstance(backend, str) else "inductor"  # the header's; the callee keeps its own
+    return RunOptions(
+        backend=backend,
+        mode=compile_kwargs.get("mode") if backend == "inductor" else None,
+        dynamic=compile_kwargs.get("dynamic"),
+        fullgraph=bool(compile_kwargs.get("fullgraph", False)),
+        scope=scope,  # type: ignore[arg-type]
+    )
+
+
 class _Explore:
     """``explore(fn, **torch_compile_kwargs)(*args, **kwargs)``; see the module docstring."""
 
@@ -72,17 +104,9 @@ class _Explore:
         return call
 
     def _run(self, compiled: Any, name: str, compile_kwargs: dict[str, Any], args: tuple, kwargs: dict) -> Exploration:
-        from compiler import RunOptions, run_cell
+        from compiler import run_cell
 
-        backend = compile_kwargs.get("backend", "inductor")
-        backend = backend if isinstance(backend, str) else "inductor"  # the header's; the callee keeps its own
-        options = RunOptions(
-            backend=backend,
-            mode=compile_kwargs.get("mode") if backend == "inductor" else None,
-            dynamic=compile_kwargs.get("dynamic"),
-            fullgraph=bool(compile_kwargs.get("fullgraph", False)),
-            scope="calls",
-        )
+        options = run_options(compile_kwargs, scope="calls")
         source = f"{name}(*args, **kwargs)\n"
         namespace: dict[str, Any] = {name: compiled, "args": args, "kwargs": kwargs}
         try:
@@ -91,9 +115,17 @@ class _Explore:
             namespace.clear()
         self.last = Exploration(run.report, None)
         if run.exception is not None:
+            __tracebackhide__ = True  # IPython and pytest start the traceback at the user's frames
             run.exception.add_note("dynamo-explorer: the compile report of this call is explore.last")
             raise run.exception
         return Exploration(run.report, run.value)
+
+    def capture(self, **compile_kwargs: Any) -> Any:
+        """``with explore.capture(backend="eager") as ex:``: the block's body runs under the explorer (see
+        ``kernel_ext/capture.py``); ``ex.report`` is its report once the block is over."""
+        from .capture import Capture
+
+        return Capture(self, run_options(compile_kwargs, scope="auto", what="explore.capture()"))
 
     def __repr__(self) -> str:
         return "<explore: explore(fn, **torch_compile_kwargs)(*args, **kwargs) -> Exploration>"

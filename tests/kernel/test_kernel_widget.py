@@ -8,7 +8,10 @@ One notebook, one kernel (nbclient, which stores widget state by default as pape
   view asks (``{"kind": "run"}``), answering with the run's report, its printed lines and no error;
 - ``explore(fn, **torch_compile_kwargs)(*args)`` compiles ``fn`` as ``torch.compile`` does, returns ``.value``
   and ``.report``, and shows the same bundle as the last expression of a cell; when ``fn`` raises, the cell
-  fails as a plain call does and ``explore.last`` holds the report.
+  fails as a plain call does and ``explore.last`` holds the report;
+- ``with explore.capture(**kwargs) as ex:`` in a notebook cell runs the block once under the explorer: its names
+  land in the notebook's namespace, its prints show once, the report's lines are the cell's (``In [n]``), and
+  ``ex`` shows the same bundle.
 """
 
 from __future__ import annotations
@@ -76,6 +79,18 @@ print(json.dumps({"value": torch.equal(ex.value, toy(a, b)), "scope": ex.report[
                   "frames": [f["code"]["name"] for f in ex.report["frames"]]}))
 """
 
+CAPTURE = """
+printed = []
+with explore.capture(backend="eager") as cap:
+    print("the block runs")
+    for _ in range(2):
+        z = toy(a, b)
+    printed.append(1)
+print(json.dumps({"z": torch.equal(z, toy(a, b)), "printed": printed, "scope": cap.report["scope"],
+                  "frames": [f["code"]["name"] for f in cap.report["frames"]],
+                  "label": cap.report["sources"][0]["label"] if cap.report.get("sources") else None}))
+"""
+
 
 @pytest.fixture(scope="module")
 def nb(kernel_name):
@@ -93,6 +108,8 @@ def nb(kernel_name):
             code(TRY, name="try"),
             code(EXPLORE, name="explore"),
             code("ex", name="shown"),
+            code(CAPTURE, name="capture"),
+            code("cap", name="capture_shown"),
             code(
                 "try:\n"
                 "    explore(toy, backend='eager', fullgraph=True)(a, b)\n"
@@ -173,3 +190,16 @@ def test_explore_raises_as_a_plain_call_and_keeps_the_report(nb):
     assert got["raised"] == "Unsupported"
     assert "explore.last" in got["note"]
     assert got["last"] == "toy"
+
+
+def test_capture_runs_a_block_of_a_cell_once_and_shows_the_explorer(nb):
+    c = cell(nb, "capture")
+    assert outputs(c, "error") == []
+    printed = "".join(o.get("text", "") for o in outputs(c, "stream"))
+    assert printed.count("the block runs") == 1
+    got = last_json(c)
+    assert (got["z"], got["printed"], got["scope"]) == (True, [1], "calls")
+    assert got["frames"][0] == "toy" and len(got["frames"]) == 2
+    assert got["label"] is not None and got["label"].startswith("In ["), got
+    shown = result(cell(nb, "capture_shown"))
+    assert shown is not None and set(shown.data) == BUNDLE

@@ -85,3 +85,102 @@ def test_nothing_of_the_callers_stays_alive():
     torch._dynamo.reset()  # Dynamo's own caches hold what plain torch.compile would hold too
     gc.collect()
     assert [r() is None for r in alive] == [True, True]
+
+
+CAPTURE_SCRIPT = """
+import json, sys
+import torch
+from torch._dynamo.utils import clear_compilation_metrics, get_compilation_metrics
+from kernel_ext import explore
+from kernel_ext.capture import CaptureError
+
+def toy_example(a, b):
+    x = a / (torch.abs(a) + 1)
+    if b.sum() < 0:
+        b = b * -1
+    return x * b
+
+def compiled_names():
+    return [m.co_name for m in get_compilation_metrics() if m.is_forward is not False and not m.is_runtime]
+
+a, b = torch.randn(10), -torch.ones(10)
+clear_compilation_metrics()
+compiled = torch.compile(toy_example, backend="eager")
+for _ in range(3):
+    plain = compiled(a, b)
+plain_names = compiled_names()
+torch._dynamo.reset()
+runs = 0
+with explore.capture(backend="eager") as ex:
+    runs += 1
+    print("the body prints once")
+    for _ in range(3):
+        out = toy_example(a, b)
+    label = "set by the body"
+after = sys.gettrace()
+errors = {}
+def in_a_function():
+    with explore.capture(backend="eager"):
+        pass
+try:
+    in_a_function()
+except CaptureError as exc:
+    errors["function"] = str(exc)
+try:
+    with explore.capture(backend="eager"): toy_example(a, b)
+except CaptureError as exc:
+    errors["one_line"] = str(exc)
+try:
+    with explore.capture(backend="eager", options={"trace.enabled": True}):
+        pass
+except TypeError as exc:
+    errors["options"] = str(exc)
+try:
+    with explore.capture(backend="eager"):
+        partial = toy_example(a, b)
+        raise ValueError("the body's own error")
+except ValueError as exc:
+    errors["raised"] = [str(exc), exc.__notes__, "partial" in globals(), len(explore.last.report["frames"])]
+print(json.dumps({
+    "plain": plain_names, "frames": [f["code"]["name"] for f in ex.report["frames"]], "runs": runs,
+    "equal": bool(torch.equal(out, plain)), "label": label, "trace": repr(after), "errors": errors,
+    "line": ex.report["frames"][0]["code"]["firstlineno"], "scope": ex.report["scope"],
+}))
+"""
+
+
+def test_capture_runs_the_block_once_under_the_explorer_in_the_scripts_namespace(tmp_path):
+    """``with explore.capture(**kwargs) as ex:`` at a script's top level: the body runs once, as a ``%%dynamo`` cell
+    would (the frames of plain ``torch.compile`` on what it calls), its names land in the script's namespace, no
+    trace function is left; misuse is a one-line error naming the fix, and the body's exception propagates."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "capture_script.py"
+    script.write_text(CAPTURE_SCRIPT)
+    repo = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**__import__("os").environ, "PYTHONPATH": str(repo)},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    lines = proc.stdout.splitlines()
+    assert lines.count("the body prints once") == 1
+    got = json.loads(lines[-1])
+    assert got["frames"] == got["plain"] and got["plain"]
+    assert (got["runs"], got["equal"], got["label"], got["trace"]) == (1, True, "set by the body", "None")
+    assert got["line"] == CAPTURE_SCRIPT.splitlines().index("def toy_example(a, b):") + 1  # the script's own lines
+    assert got["scope"] == "calls"
+    errors = got["errors"]
+    assert "explore(in_a_function, ...)(*args)" in errors["function"]
+    assert "lines of its own" in errors["one_line"]
+    assert "got options" in errors["options"]
+    message, notes, partial_bound, frames = errors["raised"]
+    assert message == "the body's own error" and "explore.last" in notes[-1]
+    assert partial_bound and frames >= 1
