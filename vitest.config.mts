@@ -9,6 +9,8 @@ export default defineConfig({
     include: ['labextension/tests/**/*.spec.ts'],
     setupFiles: ['labextension/tests/setup.ts'],
     testTimeout: 60_000,
-    hookTimeout: 60_000
+    hookTimeout: 60_000,
+    // one jsdom for all the files (each test builds its own DOM): 64 s instead of 102 s here, the same 499 tests
+    isolate: false
   }
 });

@@ -50,6 +50,7 @@ __all__ = [
     "NameRef",
     "Node",
     "OutputCode",
+    "PartCut",
     "Phase",
     "Profile",
     "RecompileReason",
@@ -66,6 +67,7 @@ __all__ = [
     "TraceStep",
     "TraceSteps",
     "TryFix",
+    "json_ready",
 ]
 
 _kw = {"slots": True, "kw_only": True}
@@ -604,6 +606,17 @@ class DispatchFallback:
 
 
 @dataclass(**_kw)
+class PartCut:
+    """An artifact kept in part in the report, whole in the process that ran it (``report.parts_cut``; minor 9)."""
+
+    key: str
+    part: str  # 'guards' | 'guard_tree'
+    compile_id: str
+    kept: int
+    total: int
+
+
+@dataclass(**_kw)
 class CudaGraph:
     """What became of CUDA graphs for one compiled graph (``report.cudagraphs``; collectors/cudagraphs.py)."""
 
@@ -663,6 +676,7 @@ class CompileReport:
     dispatch: list[DispatchCode] = field(default_factory=list)
     trace_steps: TraceSteps | None = None
     cudagraphs: list[CudaGraph] = field(default_factory=list)
+    parts_cut: list[PartCut] = field(default_factory=list)
 
     def frame(self, compile_id: str) -> Frame | None:
         return next((f for f in self.frames if f.compile_id == compile_id), None)
@@ -715,6 +729,11 @@ def _converter(cls: type) -> Any:
     namespace: dict[str, Any] = {"_to_json": _to_json}
     exec(f"def convert(o):\n    return {{{', '.join(parts)}}}\n", namespace)  # noqa: S102 - field names only
     return namespace["convert"]
+
+
+def json_ready(obj: Any) -> Any:
+    """The JSON-ready form of a model object or a list of them (a part a run kept, ``CellRun.parts``)."""
+    return _to_json(obj)
 
 
 def _to_json(obj: Any) -> Any:

@@ -80,6 +80,9 @@ class CellRun:
     report: dict[str, Any]
     value: Any
     exception: BaseException | None
+    #: what the report holds only in part (``report["parts_cut"]``), whole, by key: a kernel hands a part to a
+    #: view that asks for it (kernel_ext/parts.py); strings and model rows (``model.json_ready``), nothing of the user's
+    parts: dict[str, Any] = field(default_factory=dict)
 
 
 def run_cell(
@@ -232,7 +235,7 @@ def run_cell(
                 out["options"] = fix.user_options.to_json()
         for problem in report_errors(out):
             out["diagnostics"].append({"kind": "schema_mismatch", "message": problem, "compile_id": None})
-    return CellRun(report=out, value=value, exception=exception)
+    return CellRun(report=out, value=value, exception=exception, parts=ctx.parts)
 
 
 @dataclass(slots=True)

@@ -1,8 +1,9 @@
 """IPython extension for Dynamo Explorer: ``%load_ext kernel_ext`` registers ``%%dynamo``.
 
 Contents:
-- ``load_ipython_extension(ipython)``: registers the ``%%dynamo`` cell magic. The magic module
-  (and through it torch) is imported only here, so ``import kernel_ext`` stays cheap.
+- ``load_ipython_extension(ipython)``: registers the ``%%dynamo`` cell magic, and in a Jupyter kernel the comm
+  target our JupyterLab renderer asks for the parts a report holds in part (kernel_ext/parts.py). The magic
+  module (and through it torch) is imported only here, so ``import kernel_ext`` stays cheap.
 - ``explore``: the Python API, ``explore(fn, **torch_compile_kwargs)(*args)`` (kernel_ext/python_api.py), imported
   on first use.
 - ``_jupyter_labextension_paths()``: where the prebuilt JupyterLab renderer lives in the package.
@@ -28,8 +29,10 @@ def load_ipython_extension(ipython) -> None:
         The running shell (IPython passes it on ``%load_ext kernel_ext``).
     """
     from .magic import DynamoMagics
+    from .parts import register_comm_target
 
     ipython.register_magics(DynamoMagics)
+    register_comm_target(ipython)
 
 
 def _jupyter_labextension_paths() -> list[dict[str, str]]:

@@ -56,6 +56,7 @@ class Capture:
     def __enter__(self) -> Any:
         from compiler import run_cell
 
+        from .parts import keep as keep_parts
         from .python_api import Exploration
 
         if self._armed:
@@ -64,6 +65,7 @@ class Capture:
         source = body_source(frame)
         label = _label_file()
         run = run_cell(source, frame.f_globals, self._options, filename=frame.f_code.co_filename, label_file=label)
+        keep_parts(run.parts)
         exploration = Exploration(run.report, None)
         self._explore.last = exploration
         if run.exception is not None:

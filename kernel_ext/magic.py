@@ -34,6 +34,7 @@ from compiler.try_fix import notice as try_notice
 from compiler.try_fix import resolve as resolve_fix
 
 from .display import CompileReport, bundle
+from .parts import keep as keep_parts
 from .progress import ProgressLine
 
 __all__ = ["DynamoMagics", "PlainHelpFormatter", "StrictCaptureError"]
@@ -167,6 +168,7 @@ class DynamoMagics(Magics):
                 if run is None:  # no report will replace the line: it says so rather than stay spent
                     progress.finish(None)
         report = CompileReport(run.report)
+        keep_parts(run.parts)
         self._remember(cell, options, run.report)
         if args.out:
             shell.user_ns[args.out] = report

@@ -29,6 +29,8 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
+from .parts import keep as keep_parts
+
 __all__ = ["Exploration", "explore"]
 
 _counter = itertools.count(1)
@@ -113,6 +115,7 @@ class _Explore:
             run = run_cell(source, namespace, options, filename=f"<explore-{next(_counter)}>")
         finally:
             namespace.clear()
+        keep_parts(run.parts)
         self.last = Exploration(run.report, None)
         if run.exception is not None:
             __tracebackhide__ = True  # IPython and pytest start the traceback at the user's frames

@@ -11,7 +11,9 @@ Contents:
   (``{"kind": "report?"}``) and gets ``{"kind": "report", "report": payload, "cell": cell}``, so a notebook saved
   with its widget state does not carry the report a second time. ``cell``: the ``%%dynamo`` cell's text (None
   for ``explore()``); with it a view's Try it asks ``{"kind": "run", "source": the cell with --try NAME}``, and the
-  kernel runs it and answers ``{"kind": "ran", "source", "report", "stdout", "stderr", "error"}``.
+  kernel runs it and answers ``{"kind": "ran", "source", "report", "stdout", "stderr", "error"}``. A part the report
+  holds in part (``report["parts_cut"]``): ``{"kind": "part?", "key"}`` -> ``{"kind": "part", "key", "part", "error"}``
+  (kernel_ext/parts.py).
 - ``run_dynamo_cell(source)``: that run.
 - ``widget_view(payload, summary, anywhere=False, cell=None)``: the ``application/vnd.jupyter.widget-view+json`` entry of a
   new widget, or None where no widget can be drawn (no kernel to talk to, the module not built, anywidget missing).
@@ -37,6 +39,7 @@ def _explorer_widget() -> type:
     import traitlets
 
     from .export import BUNDLE_CSS, theme_rule
+    from .parts import answer as answer_part
 
     class ExplorerWidget(anywidget.AnyWidget):
         """One ``%%dynamo`` report drawn by the explorer's own view (see the module docstring)."""
@@ -57,6 +60,8 @@ def _explorer_widget() -> type:
                 self.send({"kind": "report", "report": self._payload, "cell": self._cell})
             elif kind == "run" and isinstance(content.get("source"), str):
                 self.send({"kind": "ran", "source": content["source"], **run_dynamo_cell(content["source"])})
+            elif kind == "part?":
+                self.send({"kind": "part", **answer_part(content.get("key"))})
 
     return ExplorerWidget
 

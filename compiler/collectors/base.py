@@ -34,13 +34,14 @@ import gc
 import threading
 import time
 import types
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from ..cell import CellProgram
-from ..model import CompileReport, DynamoReset
+from ..model import CompileReport, DynamoReset, PartCut
 from ..options import RunOptions
 
 __all__ = ["HOOKS", "CaptureContext", "CodeRecord", "Collector", "gc_paused"]
@@ -171,6 +172,8 @@ class CaptureContext:
     resets: list[DynamoReset] = field(default_factory=list)
     #: the cell's exception, set before ``finalize``
     exception: BaseException | None = None
+    #: artifacts kept whole beyond the report's caps, by ``PartCut.key`` (``keep_part``; ``CellRun.parts``)
+    parts: dict[str, Any] = field(default_factory=dict)
     _collectors: dict[str, Collector] = field(default_factory=dict)
     _reading: Collector | None = None
 
@@ -205,6 +208,13 @@ class CaptureContext:
             yield
         finally:
             self._reading = None
+
+    def keep_part(self, report: CompileReport, part: str, compile_id: str, kept: int, whole: Any) -> None:
+        """``whole`` (a list, or a string) is in the report only in part (its first ``kept`` items or characters):
+        keep it for the process that ran the cell, which can hand it to a view that asks (``CellRun.parts``)."""
+        key = f"{uuid.uuid4().hex}:{part}:{compile_id}"  # no other run's, in any process
+        self.parts[key] = whole
+        report.parts_cut.append(PartCut(key=key, part=part, compile_id=compile_id, kept=kept, total=len(whole)))
 
     def claim_thread(self) -> None:
         """The calling thread runs the run's compiled code: what it compiles is the run's."""

@@ -133,7 +133,7 @@ class GuardsCollector(Collector):
 
     def on_guards(self, ctx: CaptureContext, compile_id: str, guards: Any) -> None:
         with gc_paused():  # ~10^4 rows for a large model; copy now: Dynamo clears the set afterwards
-            self.exports[compile_id] = export_rows(guards, MAX_GUARDS_PER_FRAME)
+            self.exports[compile_id] = export_rows(guards)  # all: those past the cap are kept as a part
 
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:
@@ -181,6 +181,7 @@ class GuardsCollector(Collector):
                     "run with TORCH_LOGS=guards to print all of them",
                     frame.compile_id,
                 )
+                ctx.keep_part(report, "guards", frame.compile_id, MAX_GUARDS_PER_FRAME, rows)
                 rows = rows[:MAX_GUARDS_PER_FRAME]
             if frame.guard_tree and len(frame.guard_tree) > MAX_TREE_CHARS:
                 cut = frame.guard_tree.rfind("\n", 0, MAX_TREE_CHARS)
@@ -190,5 +191,6 @@ class GuardsCollector(Collector):
                     "run with TORCH_LOGS=guards to print all of it",
                     frame.compile_id,
                 )
+                ctx.keep_part(report, "guard_tree", frame.compile_id, cut, frame.guard_tree)
                 frame.guard_tree = frame.guard_tree[:cut] + "\n... (truncated)"
             frame.guards = rows

@@ -16,6 +16,8 @@
  *   views it draws; a fix's run is sent as the `%%dynamo` cell with `--try NAME` (`{kind: 'run', source}`),
  *   the kernel runs it (`run_dynamo_cell`) and answers `{kind: 'ran', source, report, stdout, stderr, error}`,
  *   drawn below the explorer that asked.
+ * - A part the report holds only in part (schema `parts_cut`) is loaded on request: `{kind: 'part?', key}` ->
+ *   `{kind: 'part', key, part, error}` (kernel_ext/parts.py).
  */
 import type { AnyModel, RenderProps } from '@anywidget/types';
 import { h } from './dom';
@@ -26,6 +28,8 @@ import { ReportView, showProblem } from './view';
 
 /** How long a view waits for the kernel's report before it says there is none. */
 export const ANSWER_TIMEOUT_MS = 15_000;
+/** How long a view waits for a part (a busy kernel answers once its cell is done). */
+const PART_TIMEOUT_MS = 120_000;
 
 /** The widget's synced state (kernel_ext/widget.py): a one-line summary, shown while the report comes. */
 export interface IExplorerState {
@@ -35,6 +39,8 @@ export interface IExplorerState {
 /** A message from the kernel. */
 interface IKernelMessage {
   kind?: string;
+  key?: string;
+  part?: unknown;
   report?: unknown;
   cell?: string | null;
   source?: string;
@@ -48,10 +54,10 @@ export const NO_KERNEL =
   'This explorer draws from the kernel that ran the cell, and no kernel answered: run the cell again, or open ' +
   'the notebook where the Dynamo Explorer JupyterLab extension is installed (it draws the report saved in the output).';
 
-/** A view drawn by this module: its widget's model, its `%%dynamo` cell, and where runs of it are drawn. */
+/** A view drawn by this module: its widget's model, its `%%dynamo` cell (null: explore()), where runs of it are drawn. */
 interface IDrawn {
   model: AnyModel<IExplorerState>;
-  cell: string;
+  cell: string | null;
   runs: HTMLElement;
   /** Takes down the views drawn by its runs. */
   undo: Array<() => void>;
@@ -69,6 +75,13 @@ const host: IReportHost = {
       return Promise.reject(new Error('this explorer is no longer shown'));
     }
     return runInKernel(entry, source);
+  },
+  loadPart: (node, key) => {
+    const entry = drawn.get(node);
+    if (!entry) {
+      return Promise.reject(new Error('this explorer is no longer shown'));
+    }
+    return ask(entry.model, { kind: 'part?', key }, a => a.kind === 'part' && a.key === key, PART_TIMEOUT_MS);
   }
 };
 
@@ -124,8 +137,9 @@ function newRoot(parent: HTMLElement, light: boolean): HTMLElement {
 }
 
 /**
- * Draw `payload` into `root` (or why it cannot be drawn); with a `%%dynamo` cell, the view is announced with
- * this module as its host, so its Try it runs in the kernel. Returns the function that takes it down.
+ * Draw `payload` into `root` (or why it cannot be drawn); the view is announced with this module as its host,
+ * so its parts load from the kernel, and with a `%%dynamo` cell its Try it runs there. Returns the function that
+ * takes it down.
  */
 async function drawReport(
   root: HTMLElement,
@@ -141,13 +155,11 @@ async function drawReport(
   const view = new ReportView(root, check.report);
   await view.start();
   const undo: Array<() => void> = [];
-  if (cell !== null) {
-    const runs = h('div', { class: 'jp-DynamoExplorer-widgetRuns' });
-    root.after(runs);
-    drawn.set(root, { model, cell, runs, undo });
-    setReportHost(host);
-    announceReport(root, view);
-  }
+  const runs = h('div', { class: 'jp-DynamoExplorer-widgetRuns' });
+  root.after(runs);
+  drawn.set(root, { model, cell, runs, undo });
+  setReportHost(host);
+  announceReport(root, view);
   return () => {
     undo.splice(0).forEach(down => down());
     withdrawReport(root);

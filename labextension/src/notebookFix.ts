@@ -2,13 +2,19 @@
  * The notebook host of the Try a fix pane (reportHub.ts `IReportHost`), set by the notebook plugin
  * (cellGutter.ts): it finds the notebook cell whose output area holds a drawn report (INotebookTracker), reads
  * its source, and runs a cell with `--try NAME` below it (NotebookActions): the new cell's own output is the
- * report of the run with the fix, kept in the notebook beside the original.
+ * report of the run with the fix, kept in the notebook beside the original. It also asks the notebook's kernel for
+ * a part a report holds only in part (schema `parts_cut`), through a comm of our target.
  *
  * Works in JupyterLab 4 and Notebook 7 (both provide INotebookTracker). The pane asks for the run only after
  * the user confirmed that the cell runs again (panes/tryFix.ts).
  */
 import { NotebookActions, type INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
 import type { IReportHost } from './reportHub';
+
+/** The comm target `%load_ext kernel_ext` registers for parts (kernel_ext/parts.py `COMM_TARGET`). */
+export const PARTS_COMM_TARGET = 'dynamo_explorer.parts';
+/** How long a part may take (a busy kernel answers once its cell is done). */
+const PART_TIMEOUT_MS = 120_000;
 
 /** A notebook cell, as the tracker's panels hold them. */
 type NotebookCell = NotebookPanel['content']['widgets'][number];
@@ -51,6 +57,31 @@ export class NotebookFixHost implements IReportHost {
     void notebook.scrollToCell(inserted);
     void NotebookActions.runCells(notebook, [inserted], panel.sessionContext).catch((error: unknown) => {
       console.error('Dynamo Explorer: the cell with the fix did not run', error);
+    });
+  }
+
+  /**
+   * Ask the notebook's kernel for a part of the report drawn at `node` (kernel_ext/parts.py): a comm of target
+   * `PARTS_COMM_TARGET`, opened with `{key}`, answers once and closes.
+   */
+  loadPart(node: HTMLElement, key: string): Promise<unknown> {
+    const kernel = this._find(node)?.panel.sessionContext.session?.kernel;
+    if (!kernel) {
+      return Promise.reject(new Error('no kernel is running for this notebook: run the cell again'));
+    }
+    return new Promise((resolve, reject) => {
+      const comm = kernel.createComm(PARTS_COMM_TARGET);
+      const timer = setTimeout(() => {
+        reject(new Error('the kernel did not answer (is it busy, or was %load_ext kernel_ext run in it?)'));
+        if (!comm.isDisposed) {
+          comm.dispose();
+        }
+      }, PART_TIMEOUT_MS);
+      comm.onMsg = msg => {
+        clearTimeout(timer);
+        resolve(msg.content.data);
+      };
+      comm.open({ key });
     });
   }
 

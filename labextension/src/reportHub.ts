@@ -5,7 +5,7 @@
  * two entry points of one package, so they share this module; the standalone page announces nothing.
  *
  * Actions: a notebook host (notebookFix.ts, registered by the plugin) can re-run the cell of a drawn report
- * with one fix applied. `setReportHost` registers it; a pane asks `watchActions(view, listener)` what the host
+ * with one fix applied, and ask the kernel for a part the report holds only in part (`partLoader`). `setReportHost` registers it; a pane asks `watchActions(view, listener)` what the host
  * offers its view, now and whenever that changes (the view announced or withdrawn, a host set), and shows its
  * buttons only while it offers something: the standalone page, an output view and a console get none.
  */
@@ -36,7 +36,16 @@ export interface IReportHost {
   cellSource(node: HTMLElement): string | null;
   /** Insert a code cell below that cell with `source` and run it; resolves once the new cell is queued. */
   runBelow(node: HTMLElement, source: string): Promise<void>;
+  /**
+   * Ask the kernel that ran the report drawn at `node` for a part the report holds only in part (schema
+   * `PartCut.key`); resolves to the kernel's answer (kernel_ext/parts.py: `{key, part, error}`). Absent: the host
+   * cannot ask a kernel.
+   */
+  loadPart?(node: HTMLElement, key: string): Promise<unknown>;
 }
+
+/** Asks the kernel for one part of a drawn report by its key (`IReportHost.loadPart` bound to the view's node). */
+export type PartLoader = (key: string) => Promise<unknown>;
 
 /** What a host offers one drawn report. */
 export interface IReportActions {
@@ -141,6 +150,20 @@ export function reportActions(view: IViewContext): IReportActions | null {
     tryLine: name => trySource(name).split('\n', 1)[0],
     tryFix: name => current.runBelow(node, trySource(name))
   };
+}
+
+/**
+ * How to ask the kernel for a part of the report `view` draws, or null: no host, the view is not drawn
+ * (announced), or its host cannot ask a kernel. Unlike `reportActions` it needs no `%%dynamo` cell.
+ */
+export function partLoader(view: IViewContext): PartLoader | null {
+  const node = Array.from(reports).find(([, v]) => v === view)?.[0];
+  const current = host;
+  if (!node || !current?.loadPart) {
+    return null;
+  }
+  const load = current.loadPart.bind(current);
+  return key => load(node, key);
 }
 
 /**

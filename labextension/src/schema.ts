@@ -130,6 +130,10 @@ export interface CompileReport {
    * (minor 8) CUDA graphs (mode reduce-overhead or max-autotune, config triton.cudagraphs): for each graph inductor compiled with CUDA graphs asked for, whether it was recorded, skipped (inductor's own reason) or re-recorded, its recordings and, with --profile, its replays and eager runs (compiler/collectors/cudagraphs.py, [Note: cudagraphs]). In compile order; empty when no graph asked for CUDA graphs.
    */
   cudagraphs?: CudaGraph[];
+  /**
+   * (minor 9) What the report holds only in part (each with a 'truncated' diagnostic): a frame's guards beyond the first 5,000 and a guard tree beyond 1 MB. The process that ran the cell keeps each whole under its key while it lives (a Jupyter kernel: kernel_ext/parts.py), and a view with a kernel to ask loads it on request; a saved report without its kernel shows the part it holds.
+   */
+  parts_cut?: PartCut[];
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -1744,6 +1748,32 @@ export interface CudaGraph {
   eager_runs: number | null;
 }
 /**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "PartCut".
+ */
+export interface PartCut {
+  /**
+   * What to ask the kernel for (unique to one run: a uuid, the part and the compile id).
+   */
+  key: string;
+  /**
+   * guards: frames[].guards (rows); guard_tree: frames[].guard_tree (characters).
+   */
+  part: 'guards' | 'guard_tree';
+  /**
+   * The frame the part is of.
+   */
+  compile_id: string;
+  /**
+   * Rows (guards) or characters (guard_tree) the report holds.
+   */
+  kept: number;
+  /**
+   * Rows or characters of the whole part.
+   */
+  total: number;
+}
+/**
  * The stored form of a big report (minor 4; compiler/encoding.py, labextension/src/encoding.ts): a notebook output or a standalone page whose report's JSON is larger than compiler.encoding.ENCODE_ABOVE bytes holds this instead of the report. The MIME type is the same; readers tell the two apart by `encoding`.
  *
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -1773,7 +1803,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 8 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 9 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

@@ -9,6 +9,9 @@
 - A real cell whose dtype, int and flag change at once (issue 12): every failing guard of the old entry with
   expected and actual (Dynamo's own one marked), the automatic-dynamic decision on the int with its symbol, and
   the guard diff with the failed tensor guard marked.
+- A frame whose guards and guard tree the report holds only in part (issue 24: caps lowered in the kernel): the
+  pane says how much it holds, and "Load all" brings the whole from the kernel through our comm target
+  (kernel_ext/parts.py), the rows and the tree drawn in place.
 - Contrast: axe-core's ``color-contrast`` rule (WCAG AA), injected from node_modules, finds no violation inside
   the explorer with the toy_example and recompile_dtype reports shown (the recompile with its guard diff open),
   in JupyterLab Light and in JupyterLab Dark. axe cannot read an SVG's backgrounds, so the FX picture's node
@@ -187,6 +190,55 @@ def test_symbols_in_the_frame_title_and_the_recompile_timeline_on_a_real_cell(la
     guards.locator(".jp-DynamoExplorer-timelineStep").click()
     page.wait_for_function("r => r.dataset.status === 'ready'", arg=root.element_handle())
     assert title.get_attribute("data-compile-id") == "0/1"
+    assert page.errors == [], page.errors
+
+
+CUT_CAPS = "%load_ext kernel_ext\nimport torch\nfrom compiler.collectors import guards\nguards.MAX_GUARDS_PER_FRAME, guards.MAX_TREE_CHARS = 2, 300"
+
+
+def test_the_whole_of_a_cut_part_loads_from_the_kernel(lab, page):
+    labserver.write_notebook(lab.root / "cut.ipynb", [CUT_CAPS, DOUBLE_CELL])
+    _goto(page, lab, "cut.ipynb")
+    page.wait_for_function(
+        """() => {
+            const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+            const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+            return !!k && k.status === 'idle' && w.context.path === 'cut.ipynb';
+        }""",
+        timeout=120_000,
+    )
+    labserver.run_all(page)
+    page.wait_for_selector(f'{ROOT}[data-status="ready"]', timeout=300_000)
+    root = page.locator(ROOT)
+    report = page.evaluate(labserver.REPORT_JS)
+    cut = {c["part"]: c for c in report["parts_cut"] if c["compile_id"] == "0/0"}
+    assert cut["guards"]["kept"] == 2 and cut["guards"]["total"] > 2
+
+    guards = root.locator('[data-pane="guards"]')
+    title = guards.locator(".jp-DynamoExplorer-paneTitleText")
+    assert title.inner_text().endswith("(2)")
+    line = guards.locator('.jp-DynamoExplorer-partCut[data-part="guards"]')
+    assert f"first 2 of {cut['guards']['total']} guards" in line.inner_text()
+    line.locator("button").click()
+    page.wait_for_function(
+        "([p, n]) => p.querySelector('.jp-DynamoExplorer-paneTitleText').textContent.endsWith(`(${n})`)",
+        arg=[guards.element_handle(), cut["guards"]["total"]],
+        timeout=60_000,
+    )
+    assert guards.locator('.jp-DynamoExplorer-partCut[data-part="guards"]').count() == 0
+
+    tree = guards.locator("details.jp-DynamoExplorer-guardTree")
+    tree.locator("summary").click()
+    assert "(truncated)" in tree.locator("pre").inner_text()
+    tree.locator('.jp-DynamoExplorer-partCut[data-part="guard_tree"] button').click()
+    page.wait_for_function(
+        "p => { const t = p.querySelector('details.jp-DynamoExplorer-guardTree'); "
+        "return t && t.open && !t.querySelector('.jp-DynamoExplorer-partCut') && t.querySelector('pre'); }",
+        arg=guards.element_handle(),
+        timeout=60_000,
+    )
+    text = tree.locator("pre").inner_text()
+    assert "(truncated)" not in text and len(text) > cut["guard_tree"]["kept"]
     assert page.errors == [], page.errors
 
 

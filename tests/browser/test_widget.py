@@ -4,7 +4,9 @@ A user (or an admin) turned the labextension off with ``jupyter labextension dis
 then has ipywidgets and anywidget, not our renderer. ``%%dynamo`` on the toy_example must still draw the full
 explorer, through the widget view its output carries: every pane, the frame navigator, the FX graph as SVG, a
 frame selected by a click, with the module and the report coming through the kernel (no request leaves
-127.0.0.1); Try it on a second cell's fix runs that cell again in the kernel and draws its report below. Then the notebook is saved, its kernel shut down and the notebook opened again: JupyterLab's widget
+127.0.0.1); Try it on a second cell's fix runs that cell again in the kernel and draws its report below; a third
+report holds its guards only in part (caps lowered in the kernel), and "Load all" brings them through the widget's
+comm. Then the notebook is saved, its kernel shut down and the notebook opened again: JupyterLab's widget
 renderer says the model is gone (the README says what to do). A screenshot lands in artifacts/browser/widget.png.
 """
 
@@ -25,19 +27,23 @@ ITEM_CELL = (
     "%%dynamo --backend eager\nimport torch\n\ndef normalize(x):\n    return x / x.sum().item()\n\ny = normalize(torch.ones(4))\n"
 )
 
+CAPS_CELL = "from compiler.collectors import guards\nguards.MAX_GUARDS_PER_FRAME = 2"
+CUT_CELL = "%%dynamo --backend eager\ndef double(x):\n    return x * 2\n\nz = double(torch.ones(3))\n"
+
 
 def test_without_the_extension_the_widget_draws_the_explorer(lab_without_extension, page):
     lab = lab_without_extension
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
-    labserver.write_notebook(lab.root / "widget.ipynb", ["%load_ext kernel_ext", TOY_EXAMPLE_CELL, ITEM_CELL])
+    cells = ["%load_ext kernel_ext", TOY_EXAMPLE_CELL, ITEM_CELL, CAPS_CELL, CUT_CELL]
+    labserver.write_notebook(lab.root / "widget.ipynb", cells)
     labserver.open_notebook(page, lab, "widget.ipynb")
     plugins = page.evaluate("() => window.jupyterapp.listPlugins()")
     assert "anywidget:plugin" in plugins
     assert not [p for p in plugins if p.startswith("dynamo-explorer")], "our extension is disabled here"
 
     labserver.run_all(page)
-    page.wait_for_function(f"() => document.querySelectorAll('{ROOT}[data-status=\"ready\"]').length === 2", timeout=300_000)
+    page.wait_for_function(f"() => document.querySelectorAll('{ROOT}[data-status=\"ready\"]').length === 3", timeout=300_000)
     root = page.locator(ROOT).first
     assert page.evaluate(labserver.PREFERRED_JS) == WIDGET_VIEW
     report = page.evaluate(labserver.REPORT_JS)
@@ -75,6 +81,15 @@ def test_without_the_extension_the_widget_draws_the_explorer(lab_without_extensi
     below.wait_for(timeout=60_000)
     assert "capture_scalar_outputs applied" in below.locator('[data-pane="try-fix"]').inner_text()
     run.screenshot(path=str(ARTIFACTS / "widget_try_it.png"))
+
+    # the third report holds [0/0]'s guards only in part: the whole comes through the widget's comm
+    guards = page.locator(ROOT).last.locator('[data-pane="guards"]')
+    line = guards.locator('.jp-DynamoExplorer-partCut[data-part="guards"]')
+    assert "The report holds the first 2 of" in line.inner_text()
+    line.locator("button").click()
+    guards.locator('.jp-DynamoExplorer-partCut[data-part="guards"]').wait_for(state="detached", timeout=60_000)
+    count = int(guards.locator(".jp-DynamoExplorer-paneTitleText").inner_text().rsplit("(", 1)[1].rstrip(")"))
+    assert count > 2
     assert [u for u in requests if not u.startswith(("http://127.0.0.1", "data:", "blob:"))] == []
     assert page.errors == [], page.errors
 
@@ -88,4 +103,4 @@ def test_without_the_extension_the_widget_draws_the_explorer(lab_without_extensi
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget", timeout=120_000)
     gone = page.locator('.jp-OutputArea-output:has-text("Error displaying widget: model not found")')
     gone.first.wait_for(timeout=120_000)
-    assert gone.count() == 2  # the two %%dynamo outputs (the Try it run was drawn inside the widget, not saved)
+    assert gone.count() == 3  # the three %%dynamo outputs (the Try it run was drawn inside the widget, not saved)

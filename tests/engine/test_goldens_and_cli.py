@@ -123,16 +123,30 @@ def test_engine_never_imports_ipython():
 
 def test_huge_guard_lists_are_capped_with_a_diagnostic(monkeypatch):
     from compiler.collectors import guards
+    from compiler.model import json_ready
 
     from .helpers import run
 
+    whole = run(CASES["toy_example"]["source"]).report["frames"][0]
     monkeypatch.setattr(guards, "MAX_GUARDS_PER_FRAME", 3)
     monkeypatch.setattr(guards, "MAX_TREE_CHARS", 400)
-    rep = run(CASES["toy_example"]["source"]).report
+    ran = run(CASES["toy_example"]["source"])
+    rep = ran.report
     toy = rep["frames"][0]
     assert len(toy["guards"]) == 3 and toy["guard_tree"].endswith("... (truncated)")
     cut = [d for d in rep["diagnostics"] if d["kind"] == "truncated"]
     assert len(cut) >= 2 and all("TORCH_LOGS=guards" in d["message"] for d in cut)
+    # the whole of each cut part is kept for the process that ran it (schema minor 9: parts_cut)
+    by_part = {(c["part"], c["compile_id"]): c for c in rep["parts_cut"]}
+    rows, tree = by_part["guards", toy["compile_id"]], by_part["guard_tree", toy["compile_id"]]
+    assert (rows["kept"], rows["total"]) == (3, len(whole["guards"]))
+    assert json_ready(ran.parts[rows["key"]]) == whole["guards"]
+    assert json_ready(ran.parts[rows["key"]])[:3] == toy["guards"]
+    whole_tree = ran.parts[tree["key"]]  # the same tree as the uncut run's but for the cell's file name
+    assert whole_tree.splitlines()[0] == whole["guard_tree"].splitlines()[0] and tree["total"] == len(whole_tree)
+    assert len(whole_tree.splitlines()) == len(whole["guard_tree"].splitlines())
+    assert toy["guard_tree"] == whole_tree[: tree["kept"]] + "\n... (truncated)"
+    assert len(set(ran.parts)) == len(rep["parts_cut"]) == len(cut)
 
 
 def test_a_report_that_breaks_the_contract_gets_a_diagnostic_not_a_crash(monkeypatch):

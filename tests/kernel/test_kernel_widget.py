@@ -11,7 +11,10 @@ One notebook, one kernel (nbclient, which stores widget state by default as pape
   fails as a plain call does and ``explore.last`` holds the report;
 - ``with explore.capture(**kwargs) as ex:`` in a notebook cell runs the block once under the explorer: its names
   land in the notebook's namespace, its prints show once, the report's lines are the cell's (``In [n]``), and
-  ``ex`` shows the same bundle.
+  ``ex`` shows the same bundle;
+- a report that holds a frame's guards and guard tree only in part (``parts_cut``): the kernel keeps the whole, and
+  answers a widget's ``{"kind": "part?", "key"}`` and a comm of our JupyterLab renderer's target with it (a big
+  one gzip + base64), and says so in one line for a key it does not keep.
 """
 
 from __future__ import annotations
@@ -91,6 +94,47 @@ print(json.dumps({"z": torch.equal(z, toy(a, b)), "printed": printed, "scope": c
                   "label": cap.report["sources"][0]["label"] if cap.report.get("sources") else None}))
 """
 
+CUT = """
+from compiler.collectors import guards as _guards
+_caps = _guards.MAX_GUARDS_PER_FRAME, _guards.MAX_TREE_CHARS
+_guards.MAX_GUARDS_PER_FRAME, _guards.MAX_TREE_CHARS = 2, 300
+"""
+
+PARTS = """
+_guards.MAX_GUARDS_PER_FRAME, _guards.MAX_TREE_CHARS = _caps
+import base64, gzip
+from ipywidgets import Widget
+from kernel_ext.parts import COMM_TARGET
+w = [w for w in Widget.widgets.values() if type(w).__name__ == "ExplorerWidget"][-1]
+sent = []
+w.send = lambda content, buffers=None: sent.append(content)
+w._handle_custom_msg({"kind": "report?"}, [])
+cuts = sent[0]["report"]["parts_cut"]
+def whole(answer):
+    part = answer["part"]
+    if isinstance(part, dict) and part.get("encoding"):
+        return json.loads(gzip.decompress(base64.b64decode(part["data"])))
+    return part
+for c in cuts:
+    w._handle_custom_msg({"kind": "part?", "key": c["key"]}, [])
+w._handle_custom_msg({"kind": "part?", "key": "no-such-key"}, [])
+answers = sent[1:]
+class FakeComm:
+    def __init__(self): self.sent, self.closed = [], False
+    def send(self, data): self.sent.append(data)
+    def close(self): self.closed = True
+comm = FakeComm()
+manager = get_ipython().kernel.comm_manager
+manager.targets[COMM_TARGET](comm, {"content": {"data": {"key": cuts[0]["key"]}}})
+print(json.dumps({
+    "cuts": [(c["part"], c["compile_id"], c["kept"], c["total"]) for c in cuts],
+    "shown": [len(f["guards"]) for f in sent[0]["report"]["frames"]],
+    "kinds": [a["kind"] for a in answers], "keys": [a["key"] for a in answers] == [c["key"] for c in cuts] + ["no-such-key"],
+    "sizes": [len(whole(a)) for a in answers[:-1]], "missing": answers[-1]["error"], "none": answers[-1]["part"] is None,
+    "comm": [len(whole(comm.sent[0])), comm.closed],
+}))
+"""
+
 
 @pytest.fixture(scope="module")
 def nb(kernel_name):
@@ -110,6 +154,9 @@ def nb(kernel_name):
             code("ex", name="shown"),
             code(CAPTURE, name="capture"),
             code("cap", name="capture_shown"),
+            code(CUT),
+            code(TOY_EXAMPLE_CELL.replace("%%dynamo", "%%dynamo --backend eager", 1), name="cut"),
+            code(PARTS, name="parts"),
             code(
                 "try:\n"
                 "    explore(toy, backend='eager', fullgraph=True)(a, b)\n"
@@ -203,3 +250,15 @@ def test_capture_runs_a_block_of_a_cell_once_and_shows_the_explorer(nb):
     assert got["label"] is not None and got["label"].startswith("In ["), got
     shown = result(cell(nb, "capture_shown"))
     assert shown is not None and set(shown.data) == BUNDLE
+
+
+def test_the_kernel_keeps_the_parts_a_report_holds_in_part_and_hands_them_over(nb):
+    got = last_json(cell(nb, "parts"))
+    cuts = got["cuts"]
+    assert {part for part, *_ in cuts} == {"guards", "guard_tree"}
+    assert all(kept < total for _, _, kept, total in cuts)
+    assert set(got["shown"]) <= {2}  # each frame's report holds 2 guards
+    assert got["kinds"] == ["part"] * (len(cuts) + 1) and got["keys"]
+    assert got["sizes"] == [total for *_, total in cuts]  # the whole: every guard row, every character
+    assert got["none"] and "run the cell again" in got["missing"]
+    assert got["comm"] == [cuts[0][3], True]  # the renderer's comm: one answer, then closed

@@ -29,8 +29,10 @@ import {
   type IGuardGroup
 } from '../guardsModel';
 import { guardText } from '../model';
+import { partCut } from '../partsModel';
 import { PANE_TITLES, type Frame, type Guard, type GuardFailure, type RecompileReason } from '../schema';
 import { emptyState, Pane } from './pane';
+import { partControl } from './partControl';
 
 /** Guard rows drawn at first (and per 'show more'): a model with thousands of parameters has tens of thousands. */
 const DECISION_TITLE =
@@ -81,6 +83,10 @@ export class GuardsPane extends Pane {
       .filter(s => !held.has(s.expr))
       .map(s => ({ type: 'SHAPE', source: '', code: [s.expr], line: s.line, origin: 'SHAPE_ENV' }));
     const { groups, state } = orderGuards([...extra, ...frame.guards], failedKeys, shapeExprs);
+    const guardsCut = partCut(report, frame, 'guards');
+    if (guardsCut) {
+      this.body.appendChild(partControl(this.ctx, frame, guardsCut, { unit: 'guards' }, () => void this.update(frame)));
+    }
     const list = h('div', { class: 'jp-DynamoExplorer-guardList', data: { section: 'guards' } });
     this.body.appendChild(list);
     this._renderGroups(frame, list, groups, 0, failedKeys, previous, null);
@@ -94,8 +100,17 @@ export class GuardsPane extends Pane {
         { class: 'jp-DynamoExplorer-guardTree' },
         h('summary', { text: `Guard tree (as TORCH_LOGS=guards prints it, ${tree.split('\n').length} lines)` })
       );
+      const treeCut = partCut(report, frame, 'guard_tree');
+      if (treeCut) {
+        const reopen = (): void =>
+          void this.update(frame).then(() =>
+            this.body.querySelector('.jp-DynamoExplorer-guardTree')?.setAttribute('open', '')
+          );
+        details.appendChild(partControl(this.ctx, frame, treeCut, { unit: 'characters of the tree' }, reopen));
+      }
+      const shown = details.childElementCount;
       details.addEventListener('toggle', () => {
-        if (details.open && details.childElementCount === 1) {
+        if (details.open && details.childElementCount === shown) {
           details.appendChild(h('pre', { class: 'jp-DynamoExplorer-code', text: tree }));
         }
       });

@@ -1,0 +1,92 @@
+"""What reports hold only in part, kept whole in the kernel, and handed to a view that asks (issue 24).
+
+A report keeps a frame's first 5,000 guards and the first 1 MB of its guard tree (``report["parts_cut"]``);
+``compiler.run_cell`` returns the whole of each (``CellRun.parts``). The kernel keeps them here, and a view
+asks for one by its key when the user opens it:
+- the widget (kernel_ext/widget.py) through its own comm: ``{"kind": "part?", "key"}``;
+- our JupyterLab renderer, which has no widget, through a comm of target ``COMM_TARGET`` that ``%load_ext
+  kernel_ext`` registers: it opens one with ``{"key"}`` and gets one message back.
+Both answer ``answer(key)``: ``{"key", "part": the JSON of the whole part, stored as ``compiler.encoding`` stores a
+big report (gzip + base64 above 256 KB), "error": None}``, or ``part`` None and a one-line ``error`` when the part
+is no longer kept.
+
+Contents: ``keep(parts)``, ``answer(key)``, ``register_comm_target(shell)``, ``COMM_TARGET``, ``KEEP_RUNS``.
+Only the parts of the last ``KEEP_RUNS`` runs are kept (strings and guard rows: nothing of the user's).
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import threading
+from collections import OrderedDict
+from typing import Any
+
+__all__ = ["COMM_TARGET", "KEEP_RUNS", "answer", "keep", "register_comm_target"]
+
+COMM_TARGET = "dynamo_explorer.parts"
+#: runs whose parts stay in the kernel (a 385-layer model's frame: ~54,000 guards and a 21 MB tree)
+KEEP_RUNS = 8
+#: a part whose JSON is larger than this many bytes travels compressed
+_ENCODE_ABOVE = 256 * 1024
+
+_runs: OrderedDict[int, dict[str, Any]] = OrderedDict()
+_lock = threading.Lock()
+_counter = iter(range(1, 1 << 62))
+
+
+def keep(parts: dict[str, Any]) -> None:
+    """Keep one run's parts (``CellRun.parts``), dropping the oldest run's beyond ``KEEP_RUNS``."""
+    if not parts:
+        return
+    with _lock:
+        _runs[next(_counter)] = dict(parts)
+        while len(_runs) > KEEP_RUNS:
+            _runs.popitem(last=False)
+
+
+def _find(key: str) -> Any:
+    with _lock:
+        for parts in reversed(_runs.values()):
+            if key in parts:
+                return parts[key]
+    return None
+
+
+def answer(key: Any) -> dict[str, Any]:
+    """The message that answers a view's request for the part ``key``."""
+    from compiler.encoding import ENCODING
+    from compiler.model import json_ready
+
+    whole = _find(key) if isinstance(key, str) else None
+    if whole is None:
+        return {
+            "key": key,
+            "part": None,
+            "error": "this part is no longer kept in the kernel (it keeps the last "
+            f"{KEEP_RUNS} runs' and loses them on a restart): run the cell again to load it",
+        }
+    raw = json.dumps(json_ready(whole), separators=(",", ":"), ensure_ascii=False).encode()
+    if len(raw) <= _ENCODE_ABOVE:
+        return {"key": key, "part": json.loads(raw), "error": None}
+    data = base64.b64encode(gzip.compress(raw, compresslevel=6)).decode("ascii")
+    return {"key": key, "part": {"encoding": ENCODING, "data": data, "bytes": len(raw)}, "error": None}
+
+
+def register_comm_target(shell: Any) -> None:
+    """Answer our JupyterLab renderer's requests (a comm of target ``COMM_TARGET`` per request); no kernel (a
+    terminal IPython): nothing to register."""
+    kernel = getattr(shell, "kernel", None)
+    manager = getattr(kernel, "comm_manager", None)
+    if manager is None:
+        return
+
+    def opened(comm: Any, message: dict[str, Any]) -> None:
+        data = message.get("content", {}).get("data") or {}
+        try:
+            comm.send(answer(data.get("key")))
+        finally:
+            comm.close()
+
+    manager.register_target(COMM_TARGET, opened)

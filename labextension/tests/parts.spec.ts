@@ -1,0 +1,134 @@
+/**
+ * A report that holds a frame's guards and guard tree only in part (schema `parts_cut`, minor 9): the guards pane
+ * says how much it holds and loads the whole from the kernel through the view's host (partsModel.ts,
+ * panes/partControl.ts): here the widget host (src/anywidget.ts), whose kernel answers `part?` as
+ * kernel_ext/parts.py does, a big part gzip + base64. Without a host (the MIME renderer in jsdom, no notebook),
+ * the click says where to see it. The real kernel round trip runs in tests/browser/test_widget.py and
+ * tests/kernel/test_kernel_widget.py.
+ */
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AnyModel, RenderProps } from '@anywidget/types';
+import widget, { type IExplorerState } from '../src/anywidget';
+import { setReportHost } from '../src/reportHub';
+import type { CompileReport, PartCut } from '../src/schema';
+import { golden, pane, render, settled } from './helpers';
+
+/** The toy example with [0/0]'s guards cut to 2 and its tree to 3 lines, and what the kernel keeps whole. */
+function cutReport(): { report: CompileReport; whole: Record<string, unknown> } {
+  const report = golden('toy_example');
+  const frame = report.frames[0];
+  const guards = frame.guards;
+  const tree = frame.guard_tree!;
+  const kept = tree.split('\n').slice(0, 3).join('\n');
+  const cuts: PartCut[] = [
+    { key: 'k1:guards:0/0', part: 'guards', compile_id: frame.compile_id, kept: 2, total: guards.length },
+    {
+      key: 'k2:guard_tree:0/0',
+      part: 'guard_tree',
+      compile_id: frame.compile_id,
+      kept: kept.length,
+      total: tree.length
+    }
+  ];
+  frame.guards = guards.slice(0, 2);
+  frame.guard_tree = `${kept}\n... (truncated)`;
+  report.parts_cut = cuts;
+  return { report, whole: { 'k1:guards:0/0': guards, 'k2:guard_tree:0/0': tree } };
+}
+
+/** A widget model whose kernel answers the report and each part; a part's JSON over 200 bytes goes gzip + base64. */
+function kernelModel(
+  report: CompileReport,
+  whole: Record<string, unknown>
+): { model: AnyModel<IExplorerState>; asked: string[] } {
+  const handlers = new Set<(m: unknown) => void>();
+  const asked: string[] = [];
+  const answer = (message: object): void => void setTimeout(() => handlers.forEach(h => h(message)), 0);
+  const fake = {
+    get: () => 'dynamo: 3 frames',
+    on: (_e: string, h: (m: unknown) => void) => handlers.add(h),
+    off: (_e: string, h: (m: unknown) => void) => handlers.delete(h),
+    send: (message: { kind: string; key?: string }) => {
+      if (message.kind === 'report?') {
+        answer({ kind: 'report', report, cell: null });
+      } else if (message.kind === 'part?') {
+        asked.push(message.key!);
+        const value = whole[message.key!];
+        const raw = JSON.stringify(value ?? null);
+        const part =
+          raw.length > 200
+            ? { encoding: 'gzip+base64', data: gzipSync(raw).toString('base64'), bytes: raw.length }
+            : value;
+        answer(
+          value === undefined
+            ? { kind: 'part', key: message.key, part: null, error: 'no longer kept' }
+            : { kind: 'part', key: message.key, part, error: null }
+        );
+      }
+    }
+  };
+  return { model: fake as unknown as AnyModel<IExplorerState>, asked };
+}
+
+afterEach(() => {
+  document.body.textContent = '';
+});
+
+describe('parts a report holds only in part', () => {
+  it('loads all the guards and the whole guard tree from the kernel on request', async () => {
+    const { report, whole } = cutReport();
+    const total = (whole['k1:guards:0/0'] as unknown[]).length;
+    const { model, asked } = kernelModel(report, whole);
+    const el = document.createElement('div');
+    document.body.appendChild(el);
+    const props = { model, el, signal: new AbortController().signal, host: {}, experimental: {} };
+    await widget.render(props as unknown as RenderProps<IExplorerState>);
+    const root = el.querySelector<HTMLElement>('.jp-DynamoExplorer')!;
+    await settled(root);
+    const guards = pane(root, 'guards');
+    const line = guards.querySelector<HTMLElement>('.jp-DynamoExplorer-partCut[data-part="guards"]')!;
+    expect(line.textContent).toContain(`The report holds the first 2 of ${total} guards`);
+    line.querySelector<HTMLButtonElement>('button')!.click();
+    await vi.waitFor(() => expect(guards.querySelector('.jp-DynamoExplorer-partCut[data-part="guards"]')).toBeNull());
+    expect(asked).toEqual(['k1:guards:0/0']);
+    expect(report.frames[0].guards.length).toBe(total);
+    expect(guards.textContent).toContain(`(${total})`);
+    // the tree: its line sits in the tree's <details>; the whole tree replaces the cut one, the details open
+    const treeLine = guards.querySelector<HTMLElement>('.jp-DynamoExplorer-guardTree .jp-DynamoExplorer-partCut')!;
+    treeLine.querySelector<HTMLButtonElement>('button')!.click();
+    await vi.waitFor(() =>
+      expect(guards.querySelector('.jp-DynamoExplorer-guardTree')?.hasAttribute('open')).toBe(true)
+    );
+    expect(report.frames[0].guard_tree).toBe(whole['k2:guard_tree:0/0']);
+    expect(report.parts_cut).toEqual([]);
+    expect(guards.querySelector('.jp-DynamoExplorer-guardTree pre')?.textContent).not.toContain('(truncated)');
+  });
+
+  it('says why when the kernel no longer keeps the part, and the button stays', async () => {
+    const { report } = cutReport();
+    const { model } = kernelModel(report, {});
+    const el = document.createElement('div');
+    document.body.appendChild(el);
+    const props = { model, el, signal: new AbortController().signal, host: {}, experimental: {} };
+    await widget.render(props as unknown as RenderProps<IExplorerState>);
+    const root = el.querySelector<HTMLElement>('.jp-DynamoExplorer')!;
+    await settled(root);
+    const line = pane(root, 'guards').querySelector<HTMLElement>('.jp-DynamoExplorer-partCut[data-part="guards"]')!;
+    line.querySelector<HTMLButtonElement>('button')!.click();
+    await vi.waitFor(() => expect(line.dataset.state).toBe('error'));
+    expect(line.textContent).toContain('Not loaded: no longer kept');
+    expect(line.querySelector<HTMLButtonElement>('button')!.disabled).toBe(false);
+  });
+
+  it('without a kernel to ask, says where to see the whole', async () => {
+    setReportHost(null); // the widget host the tests above set: the MIME renderer here has no notebook host
+    const { report } = cutReport();
+    const { root } = await render(report);
+    const line = pane(root, 'guards').querySelector<HTMLElement>('.jp-DynamoExplorer-partCut[data-part="guards"]')!;
+    line.querySelector<HTMLButtonElement>('button')!.click();
+    await vi.waitFor(() => expect(line.dataset.state).toBe('no-kernel'));
+    expect(line.textContent).toContain('TORCH_LOGS=guards');
+    expect(report.frames[0].guards.length).toBe(2);
+  });
+});
