@@ -16,6 +16,7 @@ Contents:
 from __future__ import annotations
 
 import html
+from typing import Any
 
 from compiler import MIME_TYPE
 from compiler.encoding import encode_report
@@ -27,10 +28,11 @@ from .widget import WIDGET_VIEW, widget_view
 __all__ = ["CompileReport", "bundle"]
 
 
-def bundle(report: dict, widget: bool | None = None, cell: str | None = None) -> dict:
+def bundle(report: dict, widget: bool | None = None, cell: str | None = None, progress: Any = None) -> dict:
     """The raw display bundle for ``report`` (a schema-valid compile report dict). ``widget``: add the explorer as a
     widget (True: wherever anywidget can draw, as in marimo; None: when running in a Jupyter kernel; False: no).
-    ``cell``: the ``%%dynamo`` cell's text, which the widget's Try it runs again with a fix."""
+    ``cell``: the ``%%dynamo`` cell's text, which the widget's Try it runs again with a fix. ``progress``: the
+    progress line's widget (progress.py), which then shows the report instead of a new widget."""
     try:
         page = render(report)
     except Exception as exc:  # noqa: BLE001 - the fallback view must never cost the user their cell's result
@@ -44,7 +46,7 @@ def bundle(report: dict, widget: bool | None = None, cell: str | None = None) ->
     shown: dict = {MIME_TYPE: payload, "text/html": page, "text/plain": summary}
     if widget is not False:
         try:
-            view = widget_view(payload, summary, anywhere=bool(widget), cell=cell)
+            view = widget_view(payload, summary, anywhere=bool(widget), cell=cell, widget=progress)
         except Exception:  # noqa: BLE001 - the widget is one more view: a frontend's comm failing must not cost the report
             view = None
         if view is not None:

@@ -174,7 +174,8 @@ class DynamoMagics(Magics):
             shell.user_ns[args.out] = report
         if not args.quiet:
             # [Note: the report takes the progress line's place] (kernel_ext/progress.py)
-            shown = bundle(report, cell=f"%%dynamo {line}".rstrip() + "\n" + cell)
+            source_line = f"%%dynamo {line}".rstrip()
+            shown = bundle(report, cell=source_line + "\n" + cell, progress=progress.widget if progress else None)
             if progress is None or not progress.finish(shown):
                 display(shown, raw=True)
         if args.html is not None:

@@ -5,9 +5,11 @@ Contents:
   or ``None`` when no kernel is attached (plain terminal IPython): then nothing is created or
   printed, and the magic shows the report as a new output.
 - ``ProgressLine.__call__(progress)``: shows the line (one ``display`` with a display id: a
-  ``text/plain`` and a ``text/html`` line) on the first event, so a cell that compiles nothing
-  shows nothing, then updates it in place (``update_display_data``), at most every
-  ``MIN_INTERVAL`` seconds unless the phase changes. A small daemon thread keeps the elapsed time
+  ``text/plain`` and a ``text/html`` line, and in a kernel the explorer widget, pending, whose
+  ``summary`` is the line: ``ProgressLine.widget``) on the first event, so a cell that compiles nothing
+  shows nothing, then updates it in place, at most every ``MIN_INTERVAL`` seconds unless the phase
+  changes: the widget's ``summary`` (a trait update: the views drawn stay, nothing is drawn again), or,
+  without a widget, the text by ``update_display_data``. A small daemon thread keeps the elapsed time
   ticking between events (a single inductor codegen can take minutes).
 - ``ProgressLine.stop()``: stops the ticker (the run is over).
 - ``ProgressLine.finish(bundle)``: the line's output becomes ``bundle`` (the report) and True is
@@ -38,6 +40,8 @@ import html
 import threading
 import time
 
+from .widget import WIDGET_VIEW, progress_widget, view_of
+
 __all__ = ["ProgressLine"]
 
 
@@ -48,6 +52,9 @@ class ProgressLine:
     MIN_INTERVAL = 0.5
 
     def __init__(self, display_pub=None) -> None:
+        #: the explorer widget the line is drawn by where widgets draw (kernel_ext/widget.py), None elsewhere: the
+        #: report's bundle reuses it (``display.bundle(progress=)``), so the line becomes the explorer in place
+        self.widget = None
         self._handle = None
         self._last = 0.0
         self._progress = None
@@ -105,14 +112,23 @@ class ProgressLine:
                 self._broken = True
 
     def _draw(self, text: str) -> None:
-        """Show the line, or update it in place (under the lock)."""
+        """Show the line, or update it in place (under the lock): the widget's line through its ``summary``, the
+        text line by a display update."""
         from IPython.display import display
 
         if self._handle is None:
-            self._handle = display(self._bundle(text), raw=True, display_id=True)
+            if self.widget is None:
+                self.widget = progress_widget(text)
+            shown = self._bundle(text)
+            if self.widget is not None:
+                self.widget.summary = text
+                shown[WIDGET_VIEW] = view_of(self.widget)
+            self._handle = display(shown, raw=True, display_id=True)
             if self._ticker is None:
                 self._ticker = threading.Thread(target=self._tick, name="dynamo-progress", daemon=True)
                 self._ticker.start()
+        elif self.widget is not None:
+            self.widget.summary = text
         else:
             self._handle.update(self._bundle(text), raw=True)
 
@@ -128,7 +144,7 @@ class ProgressLine:
                 self._last = now
                 try:
                     elapsed = self._progress.elapsed_s + (now - self._seen_at)
-                    self._handle.update(self._bundle(self.text(self._progress, elapsed)), raw=True)
+                    self._draw(self.text(self._progress, elapsed))
                 except Exception:  # noqa: BLE001 - the kernel may be shutting down
                     self._broken = True
 
@@ -157,6 +173,9 @@ class ProgressLine:
             if bundle is None:
                 frames = progress.frames if progress is not None else 0
                 bundle = self._bundle(f"dynamo: the run stopped before its report ({frames} frames compiled)")
+                if self.widget is not None:  # no report will come: the line is text again, the widget goes
+                    self.widget.close()
+                    self.widget = None
             try:
                 handle.update(bundle, raw=True)
             except Exception:  # noqa: BLE001 - the kernel may be shutting down; the caller shows the report anew

@@ -14,9 +14,14 @@ Contents:
   kernel runs it and answers ``{"kind": "ran", "source", "report", "stdout", "stderr", "error"}``. A part the report
   holds in part (``report["parts_cut"]``): ``{"kind": "part?", "key"}`` -> ``{"kind": "part", "key", "part", "error"}``
   (kernel_ext/parts.py).
+- The live progress line is the same widget (kernel_ext/progress.py): ``progress_widget(text)`` makes it pending
+  (``pending`` True, ``summary`` the line, updated as the run goes: a view shows it and asks nothing, since the
+  kernel answers no comm message while the cell runs), and ``ExplorerWidget.show(payload, summary, cell)`` ends it:
+  every view drawn then gets ``{"kind": "report", ...}`` pushed, and a view drawn later asks as usual.
 - ``run_dynamo_cell(source)``: that run.
-- ``widget_view(payload, summary, anywhere=False, cell=None)``: the ``application/vnd.jupyter.widget-view+json`` entry of a
-  new widget, or None where no widget can be drawn (no kernel to talk to, the module not built, anywidget missing).
+- ``widget_view(payload, summary, anywhere=False, cell=None, widget=None)``: the ``application/vnd.jupyter.widget-view+json``
+  entry of a new widget (or of the progress line's), or None where no widget can be drawn (no kernel to talk to, the
+  module not built, anywidget missing); ``view_of(widget)``: a widget's entry.
 - ``WIDGET_VIEW``: that MIME type.
 """
 
@@ -47,16 +52,24 @@ def _explorer_widget() -> type:
         _esm = _ESM
         _css = theme_rule() + "\n" + BUNDLE_CSS.read_text(encoding="utf-8")
         summary = traitlets.Unicode("").tag(sync=True)
+        #: the run is still compiling: ``summary`` is its progress line, and the report comes with ``show``
+        pending = traitlets.Bool(False).tag(sync=True)
 
-        def __init__(self, payload: Any, summary: str, cell: str | None = None) -> None:
-            super().__init__(summary=summary)
+        def __init__(self, payload: Any, summary: str, cell: str | None = None, pending: bool = False) -> None:
+            super().__init__(summary=summary, pending=pending)
             self._payload = payload
             self._cell = cell
             self.on_msg(self._answer)
 
+        def show(self, payload: Any, summary: str, cell: str | None) -> None:
+            """The run is over: its report takes the progress line's place in every view drawn now."""
+            self._payload, self._cell = payload, cell
+            self.summary, self.pending = summary, False
+            self.send({"kind": "report", "report": payload, "cell": cell})
+
         def _answer(self, _widget: Any, content: Any, _buffers: Any) -> None:
             kind = content.get("kind") if isinstance(content, dict) else None
-            if kind == "report?":
+            if kind == "report?" and not self.pending:
                 self.send({"kind": "report", "report": self._payload, "cell": self._cell})
             elif kind == "run" and isinstance(content.get("source"), str):
                 self.send({"kind": "ran", "source": content["source"], **run_dynamo_cell(content["source"])})
@@ -106,15 +119,37 @@ def _kernel_present() -> bool:
     return shell is not None and getattr(shell, "kernel", None) is not None
 
 
-def widget_view(payload: Any, summary: str, anywhere: bool = False, cell: str | None = None) -> dict[str, Any] | None:
-    """The widget-view entry of a new ``ExplorerWidget`` for ``payload``, or None where none can be drawn: the
-    module is not built, anywidget is missing, or (unless ``anywhere``: a frontend asked for a display, as marimo
-    does, with no IPython kernel) this is not a Jupyter kernel."""
+def widget_view(
+    payload: Any, summary: str, anywhere: bool = False, cell: str | None = None, widget: Any = None
+) -> dict[str, Any] | None:
+    """The widget-view entry of a new ``ExplorerWidget`` for ``payload`` (or of ``widget``, the progress line's,
+    which then shows it), or None where none can be drawn: the module is not built, anywidget is missing, or
+    (unless ``anywhere``: a frontend asked for a display, as marimo does, with no IPython kernel) this is not a
+    Jupyter kernel."""
+    if widget is not None:
+        widget.show(payload, summary, cell)
+        return view_of(widget)
     if not _ESM.is_file() or not (anywhere or _kernel_present()):
         return None
     try:
         widget = _explorer_widget()(payload, summary, cell)
     except ImportError:  # anywidget not installed (a minimal environment): the other views remain
         return None
+    return view_of(widget)
+
+
+def progress_widget(text: str) -> Any:
+    """A pending ``ExplorerWidget`` showing the progress line ``text`` (``summary``), or None where no widget can
+    be drawn; ``widget_view(..., widget=it)`` later shows the run's report in it."""
+    if not _ESM.is_file() or not _kernel_present():
+        return None
+    try:
+        return _explorer_widget()(None, text, None, pending=True)
+    except ImportError:
+        return None
+
+
+def view_of(widget: Any) -> dict[str, Any]:
+    """The widget-view entry that draws ``widget``."""
     data, _metadata = widget._repr_mimebundle_()
     return data[WIDGET_VIEW]

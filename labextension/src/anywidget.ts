@@ -9,6 +9,8 @@
  * (the widget's `_css`).
  *
  * The kernel is the widget's other end, through its comm:
+ * - the live progress line of a `%%dynamo` run is this widget, pending: the view shows its `summary` as it
+ *   changes, and draws the report the kernel pushes (`{kind: 'report', report, cell}`) when the run is over.
  * - the report is not a synced trait: a view asks for it (`{kind: 'report?'}`) and draws the answer
  *   (`{kind: 'report', report, cell}`), so a notebook saved with its widget state does not hold the report a
  *   second time beside the output's own MIME copy. With no kernel to answer, the view says how to see it.
@@ -31,9 +33,13 @@ export const ANSWER_TIMEOUT_MS = 15_000;
 /** How long a view waits for a part (a busy kernel answers once its cell is done). */
 const PART_TIMEOUT_MS = 120_000;
 
-/** The widget's synced state (kernel_ext/widget.py): a one-line summary, shown while the report comes. */
+/**
+ * The widget's synced state (kernel_ext/widget.py): a one-line summary, shown while the report comes; `pending`
+ * while the run still compiles (the summary is then its live progress line, and the report is pushed when done).
+ */
 export interface IExplorerState {
   summary: string;
+  pending?: boolean;
 }
 
 /** A message from the kernel. */
@@ -126,6 +132,31 @@ export async function askForReport(
   return answer && { report: answer.report, cell: answer.cell ?? null };
 }
 
+/**
+ * The report the kernel pushes when the run of a pending widget is over; null when the view goes first (`signal`:
+ * the output was re-rendered, e.g. by the display update that brings the same report).
+ */
+function pushedReport(
+  model: AnyModel<IExplorerState>,
+  signal?: AbortSignal
+): Promise<{ report: unknown; cell: string | null } | null> {
+  return new Promise(resolve => {
+    const done = (value: { report: unknown; cell: string | null } | null): void => {
+      model.off('msg:custom', onMessage);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(value);
+    };
+    const onMessage = (message: IKernelMessage): void => {
+      if (message && message.kind === 'report') {
+        done({ report: message.report, cell: message.cell ?? null });
+      }
+    };
+    const onAbort = (): void => done(null);
+    model.on('msg:custom', onMessage);
+    signal?.addEventListener('abort', onAbort);
+  });
+}
+
 /** A root for one report, inside `parent`. */
 function newRoot(parent: HTMLElement, light: boolean): HTMLElement {
   const root = h('div', { class: CLASS_NAME, data: { status: 'loading', host: 'widget' } });
@@ -197,12 +228,24 @@ async function runInKernel(entry: IDrawn, source: string): Promise<void> {
 /**
  * Draw one view of the widget into `el`; returns the function anywidget calls when the view goes.
  */
-export async function render({ model, el }: RenderProps<IExplorerState>): Promise<() => void> {
+export async function render({ model, el, signal }: RenderProps<IExplorerState>): Promise<() => void> {
   const root = newRoot(el, !hasJupyterTheme(el));
   const waiting = h('div', { class: 'jp-DynamoExplorer-widgetWaiting', text: model.get('summary') });
   root.appendChild(waiting);
-  const answer = await askForReport(model);
+  const onSummary = (): void => {
+    waiting.textContent = model.get('summary');
+  };
+  model.on('change:summary', onSummary);
+  // a pending widget is the live progress line of a run still compiling: the kernel answers no message until the
+  // cell is done, so the view waits for the report the kernel pushes then (ExplorerWidget.show)
+  const answer = model.get('pending') ? await pushedReport(model, signal) : await askForReport(model);
+  model.off('change:summary', onSummary);
   waiting.remove();
+  if (signal?.aborted) {
+    return () => undefined; // the view is gone: nothing to draw
+  }
+  // the theme is read again now: a progress line's view was made before its output was in the page
+  root.classList.toggle(STANDALONE_CLASS, !hasJupyterTheme(el));
   if (answer === null) {
     showProblem(root, { kind: 'no-kernel', message: NO_KERNEL });
     return () => undefined;

@@ -134,4 +134,37 @@ describe('the explorer as an anywidget', () => {
       expect(card.querySelector('[data-state="running"]')?.textContent).toContain('below this explorer')
     );
   });
+
+  it('is the live progress line while pending, and draws the report the kernel pushes at the end', async () => {
+    const handlers = new Map<string, Set<Handler>>();
+    const state: Record<string, unknown> = {
+      summary: 'dynamo: 1 frame compiled so far · tracing [0/0] · 0.5 s',
+      pending: true
+    };
+    const sent: unknown[] = [];
+    const emit = (event: string, message?: unknown): void => handlers.get(event)?.forEach(h => h(message));
+    const fake = {
+      get: (key: string) => state[key],
+      on: (event: string, handler: Handler) => handlers.set(event, (handlers.get(event) ?? new Set()).add(handler)),
+      off: (event: string, handler: Handler) => handlers.get(event)?.delete(handler),
+      send: (message: unknown) => sent.push(message)
+    };
+    const el = document.createElement('div');
+    document.body.appendChild(el);
+    const pending = widget.render(props(fake as unknown as AnyModel<IExplorerState>, el));
+    await new Promise(resolve => setTimeout(resolve, 0));
+    expect(el.textContent).toContain('tracing [0/0] · 0.5 s');
+    state.summary = 'dynamo: 2 frames compiled so far · backend [1/0] · 1.0 s';
+    emit('change:summary');
+    expect(el.textContent).toContain('backend [1/0] · 1.0 s');
+    expect(sent).toEqual([]); // a pending widget asks nothing: the kernel is busy running the cell
+    state.pending = false;
+    emit('msg:custom', { kind: 'report', report: golden('toy_example'), cell: null });
+    await pending;
+    const root = el.querySelector<HTMLElement>('.jp-DynamoExplorer')!;
+    await settled(root);
+    expect(root.dataset.status).toBe('ready');
+    expect(pane(root, 'frames').textContent).toContain('toy_example');
+    expect(el.textContent).not.toContain('compiled so far');
+  });
 });

@@ -46,7 +46,7 @@ function kernelModel(
   const asked: string[] = [];
   const answer = (message: object): void => void setTimeout(() => handlers.forEach(h => h(message)), 0);
   const fake = {
-    get: () => 'dynamo: 3 frames',
+    get: (key: string) => (key === 'summary' ? 'dynamo: 3 frames' : undefined),
     on: (_e: string, h: (m: unknown) => void) => handlers.add(h),
     off: (_e: string, h: (m: unknown) => void) => handlers.delete(h),
     send: (message: { kind: string; key?: string }) => {

@@ -8,7 +8,8 @@ Contents:
 - ``execute(cells, kernel_name, timeout, store_widget_state=True)``: run the cells in one fresh kernel with nbclient;
   returns the executed notebook. Each cell's execute_reply is kept in ``cell.metadata["reply"]``, and
   the display messages it sent, in order, in ``cell.metadata["displays"]``: ``[msg_type, display_id,
-  MIME types, first line of text/plain]`` (the display id is transient: the saved outputs lack it).
+  MIME types, first line of text/plain, the widget view's model id or None]`` (the display id is transient: the
+  saved outputs lack it).
 - ``cell(nb, name)``, ``outputs(cell, type)``, ``stream(cell, name)``, ``reports(cell)``,
   ``error(cell)``, ``result(cell)``, ``last_json(cell)``: readers for the executed notebook.
 """
@@ -89,7 +90,8 @@ class _RecordingClient(NotebookClient):
             content = msg["content"]
             data = content.get("data") or {}
             text = str(data.get("text/plain", "")).split("\n", 1)[0]
-            entry = [kind, (content.get("transient") or {}).get("display_id"), sorted(data), text]
+            model = (data.get(WIDGET_VIEW) or {}).get("model_id")
+            entry = [kind, (content.get("transient") or {}).get("display_id"), sorted(data), text, model]
             cell.metadata.setdefault("displays", []).append(entry)
         return super().process_message(msg, cell, cell_index)
 

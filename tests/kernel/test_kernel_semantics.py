@@ -12,7 +12,21 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from kernel_nb import BUNDLE, MAGIC_OPTIONS, MIME, cell, code, error, execute, last_json, outputs, reports, result, stream
+from kernel_nb import (
+    BUNDLE,
+    MAGIC_OPTIONS,
+    MIME,
+    WIDGET_VIEW,
+    cell,
+    code,
+    error,
+    execute,
+    last_json,
+    outputs,
+    reports,
+    result,
+    stream,
+)
 
 from tests.goldens.cases import TOY_EXAMPLE_CELL, line_of
 
@@ -310,15 +324,18 @@ PROGRESS = re.compile(r"dynamo: \d+ frames? compiled so far · \S.* · \d+\.\d s
 
 
 def test_the_report_takes_the_progress_lines_place(nb):
-    # live: the line is shown with a display id, updated in place, and its last update is the report bundle
+    # live: the line is shown with a display id, as text and as the explorer widget (pending: its summary is the
+    # line, updated as a trait), and the display's last update is the report bundle, drawn by the same widget
     c = cell(nb, "toy")
     displays = c.metadata["displays"]
     assert displays[0][0] == "display_data" and displays[0][1] and PROGRESS.match(displays[0][3]), displays
+    assert displays[0][2] == sorted({WIDGET_VIEW, "text/html", "text/plain"}) and displays[0][4], displays
     line_id = displays[0][1]
     assert all(d[1] == line_id for d in displays), displays  # every message of the cell is the line's
     assert displays[-1][:3] == ["update_display_data", line_id, sorted(BUNDLE)]
+    assert displays[-1][4] == displays[0][4]  # one widget: the line becomes the explorer in place
     assert all(PROGRESS.match(d[3]) for d in displays[:-1])
-    # saved: one output, the report; the only widgets saved are the explorers' (the line is no widget), nothing
+    # saved: one output, the report; the only widgets saved are the explorers' (the line is one of them), nothing
     # empty or spent in any cell
     assert [o.output_type for o in c.outputs] == ["display_data"] and MIME in c.outputs[0].data
     states = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"].values()

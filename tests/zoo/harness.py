@@ -5,6 +5,14 @@ would wrap). ``reference(script, backend)`` runs tests/zoo/reference.py in a fre
 CLI runs) and caches its JSON for the CLI and the kernel tests alike: in memory, and under pytest-xdist on disk
 for the run's other workers too (``PYTEST_XDIST_TESTRUNUID`` names the run; a lock makes the second worker
 wait for the first one's result instead of computing it again).
+
+[Note: recorded references] A reference is what plain ``torch.compile`` did with a script in one environment:
+``python -m tests.zoo.harness record [NAME ...]`` runs it and writes it to ``tests/zoo/references/`` under a key of
+everything it depends on (the script's text, reference.py's text, the torch and transformers versions, Python's
+major.minor, the backend), with the repository's path written as ``<repo>``. ``reference()`` reads a recorded one
+whose key matches and computes it otherwise (another torch, an edited script: the same verdicts, slower);
+``ZOO_LIVE_REFERENCES=1`` always computes. CI's two environments have theirs recorded (BENCHMARKS.md §11: a
+reference is half of a zoo program's time).
 """
 
 from __future__ import annotations
@@ -51,10 +59,52 @@ def expected_callee(name: str) -> str:
     return m.group(1) if m else declared(source)[0]
 
 
+RECORDED = ZOO / "references"
+_REPO_MARK = "<repo>"
+
+
+def recorded_path(name: str, backend: str) -> Path:
+    """Where the reference of ``name`` for this environment is recorded ([Note: recorded references])."""
+    from importlib.metadata import version
+
+    parts = [
+        script_path(name).read_text(),
+        (ZOO / "reference.py").read_text(),
+        version("torch"),
+        version("transformers"),
+        f"{sys.version_info[0]}.{sys.version_info[1]}",
+        backend,
+    ]
+    key = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+    return RECORDED / f"{name}.{backend}.{key}.json"
+
+
+def _recorded(name: str, backend: str) -> dict | None:
+    if os.environ.get("ZOO_LIVE_REFERENCES"):
+        return None
+    path = recorded_path(name, backend)
+    if not path.exists():
+        return None
+    return json.loads(path.read_text().replace(json.dumps(_REPO_MARK)[1:-1], json.dumps(str(REPO))[1:-1]))
+
+
+def record(names: list[str], backend: str = "eager") -> None:
+    """Run each script's reference in this environment and write it to ``RECORDED``."""
+    RECORDED.mkdir(exist_ok=True)
+    for name in names:
+        result = _run_reference(name, backend, None)
+        text = json.dumps(result, indent=1, sort_keys=True).replace(json.dumps(str(REPO))[1:-1], json.dumps(_REPO_MARK)[1:-1])
+        path = recorded_path(name, backend)
+        path.write_text(text + "\n")
+        print(f"{path.relative_to(REPO)}: {len(result['metrics'])} compiles", flush=True)
+
+
 @functools.cache
 def reference(name: str, backend: str = "eager", inductor_cache: str | None = None) -> dict:
     """``inductor_cache``: the TORCHINDUCTOR_CACHE_DIR to run with (a warm one, to compare with runs that
     hit it: a cold inductor compile runs more frames under Dynamo than a cache hit does)."""
+    if inductor_cache is None and (recorded := _recorded(name, backend)) is not None:
+        return recorded
     with _shared(name, backend, inductor_cache) as stored:
         if stored is not None and stored.exists():
             return json.loads(stored.read_text())
@@ -97,3 +147,9 @@ def _run_reference(name: str, backend: str, inductor_cache: str | None) -> dict:
         )
         assert proc.returncode == 0, f"plain torch.compile run of {name} failed:\n{proc.stderr[-3000:]}"
         return json.loads(out.read_text())
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] != ["record"]:
+        sys.exit("usage: python -m tests.zoo.harness record [NAME ...]")
+    record(sys.argv[2:] or SCRIPTS)
