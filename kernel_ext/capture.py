@@ -149,6 +149,13 @@ def body_source(frame: FrameType) -> str:
     first, last = block.body[0], block.body[-1]
     if first.lineno <= (block.items[-1].context_expr.end_lineno or block.lineno):
         raise CaptureError("explore.capture(): put the with-block's body on lines of its own, below the with line")
+    jumps = _jumps(block.body)
+    if jumps:
+        word = "break" if isinstance(jumps[0], ast.Break) else "continue"
+        raise CaptureError(
+            f"explore.capture(): the block's `{word}` (line {jumps[0].lineno}) belongs to the loop around the with, "
+            "which a block run on its own cannot leave; put the with around the whole loop"
+        )
     lines = text.splitlines(True)[first.lineno - 1 : last.end_lineno]
     body = textwrap.dedent("".join(lines))
     try:
@@ -156,6 +163,21 @@ def body_source(frame: FrameType) -> str:
     except SyntaxError:  # a multi-line string less indented than the code: keep the indentation under an `if`
         return "\n" * (first.lineno - 2) + "if True:\n" + "".join(lines)
     return "\n" * (first.lineno - 1) + body
+
+
+def _jumps(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The ``break`` and ``continue`` statements of ``body`` that are not inside a loop of its own."""
+    found: list[ast.stmt] = []
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Break, ast.Continue)):
+            found.append(node)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            stack.extend(node.orelse)  # a loop's else belongs to the enclosing loop; its body does not
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(node))
+    return sorted(found, key=lambda n: n.lineno)
 
 
 def _enclosing_with(tree: ast.AST, line: int) -> ast.With | None:

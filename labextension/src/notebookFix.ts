@@ -77,9 +77,18 @@ export class NotebookFixHost implements IReportHost {
           comm.dispose();
         }
       }, PART_TIMEOUT_MS);
+      let answered = false;
       comm.onMsg = msg => {
+        answered = true;
         clearTimeout(timer);
         resolve(msg.content.data);
+      };
+      // closed with no answer: the kernel has no such target (a new kernel, %load_ext kernel_ext not run in it)
+      comm.onClose = () => {
+        if (!answered) {
+          clearTimeout(timer);
+          reject(new Error('this kernel did not run the cell (run %load_ext kernel_ext and the cell again)'));
+        }
       };
       comm.open({ key });
     });

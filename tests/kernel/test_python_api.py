@@ -130,6 +130,17 @@ try:
     with explore.capture(backend="eager"): toy_example(a, b)
 except CaptureError as exc:
     errors["one_line"] = str(exc)
+for i in range(2):
+    try:
+        with explore.capture(backend="eager"):
+            for j in range(2):
+                if j:
+                    break  # the block's own loop: fine
+            if i:
+                continue
+            runs += 100
+    except CaptureError as exc:
+        errors["jump"] = str(exc)
 try:
     with explore.capture(backend="eager", options={"trace.enabled": True}):
         pass
@@ -180,6 +191,7 @@ def test_capture_runs_the_block_once_under_the_explorer_in_the_scripts_namespace
     errors = got["errors"]
     assert "explore(in_a_function, ...)(*args)" in errors["function"]
     assert "lines of its own" in errors["one_line"]
+    assert "`continue` (line" in errors["jump"] and "around the whole loop" in errors["jump"]
     assert "got options" in errors["options"]
     message, notes, partial_bound, frames = errors["raised"]
     assert message == "the body's own error" and "explore.last" in notes[-1]
