@@ -41,7 +41,12 @@ def keep(parts: dict[str, Any]) -> None:
     ``KEEP_RUNS``. Stored encoded: a 385-layer model's parts are 43 MB as rows and text, 2 MB gzipped (BENCHMARKS §12)."""
     if not parts:
         return
-    stored = {key: _stored(whole) for key, whole in parts.items()}
+    stored = {}
+    for key, whole in parts.items():
+        try:
+            stored[key] = _stored(whole)
+        except Exception:  # noqa: BLE001 - a part that cannot be kept is answered as gone; the cell's result stands
+            continue
     with _lock:
         _runs[next(_counter)] = stored
         while len(_runs) > KEEP_RUNS:

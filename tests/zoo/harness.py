@@ -9,9 +9,10 @@ wait for the first one's result instead of computing it again).
 [Note: recorded references] A reference is what plain ``torch.compile`` did with a script in one environment:
 ``python -m tests.zoo.harness record [NAME ...]`` runs it and writes it to ``tests/zoo/references/`` under a key of
 everything it depends on (the script's text, reference.py's text, the torch and transformers versions, Python's
-major.minor, the backend), with the repository's path written as ``<repo>``. ``reference()`` reads a recorded one
-whose key matches and computes it otherwise (another torch, an edited script: the same verdicts, slower);
-``ZOO_LIVE_REFERENCES=1`` always computes. CI's two environments have theirs recorded (BENCHMARKS.md §11: a
+major.minor, the backend), with the interpreter's prefix written as ``<prefix>`` and the repository's path as
+``<repo>``. ``reference()`` reads a recorded one whose key matches and computes it otherwise (another torch, an
+edited script: the same verdicts, slower); ``reference_differences`` computes it live when the recorded one
+differs, so a recording can only decide a pass; ``ZOO_LIVE_REFERENCES=1`` always computes. CI's two environments have theirs recorded (BENCHMARKS.md §11: a
 reference is half of a zoo program's time).
 """
 
@@ -28,7 +29,9 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
+from .compare import differences
 from .reference import declared
 
 ZOO = Path(__file__).resolve().parent
@@ -61,6 +64,7 @@ def expected_callee(name: str) -> str:
 
 RECORDED = ZOO / "references"
 _REPO_MARK = "<repo>"
+_PREFIX_MARK = "<prefix>"
 
 
 def recorded_path(name: str, backend: str) -> Path:
@@ -79,13 +83,22 @@ def recorded_path(name: str, backend: str) -> Path:
     return RECORDED / f"{name}.{backend}.{key}.json"
 
 
+def _placeholders() -> list[tuple[str, str]]:
+    """(path, mark): the interpreter's prefix (its site-packages: torch's and transformers' files) first, then the
+    repository, as recorded files write them (JSON-escaped)."""
+    return [(json.dumps(path)[1:-1], mark) for path, mark in ((sys.prefix, _PREFIX_MARK), (str(REPO), _REPO_MARK))]
+
+
 def _recorded(name: str, backend: str) -> dict | None:
     if os.environ.get("ZOO_LIVE_REFERENCES"):
         return None
     path = recorded_path(name, backend)
     if not path.exists():
         return None
-    return json.loads(path.read_text().replace(json.dumps(_REPO_MARK)[1:-1], json.dumps(str(REPO))[1:-1]))
+    text = path.read_text()
+    for real, mark in _placeholders():
+        text = text.replace(json.dumps(mark)[1:-1], real)
+    return json.loads(text)
 
 
 def record(names: list[str], backend: str = "eager") -> None:
@@ -93,17 +106,29 @@ def record(names: list[str], backend: str = "eager") -> None:
     RECORDED.mkdir(exist_ok=True)
     for name in names:
         result = _run_reference(name, backend, None)
-        text = json.dumps(result, indent=1, sort_keys=True).replace(json.dumps(str(REPO))[1:-1], json.dumps(_REPO_MARK)[1:-1])
+        text = json.dumps(result, indent=1, sort_keys=True)
+        for real, mark in _placeholders():
+            text = text.replace(real, json.dumps(mark)[1:-1])
         path = recorded_path(name, backend)
         path.write_text(text + "\n")
         print(f"{path.relative_to(REPO)}: {len(result['metrics'])} compiles", flush=True)
 
 
+def reference_differences(report: dict, name: str, **compare: Any) -> list[str]:
+    """``differences(report, reference(name))``; where a recorded reference differs, the live one decides (a
+    recording that does not fit this machine, such as a path it could not place, never fails a test)."""
+    found = differences(report, reference(name), **compare)
+    if found and _recorded(name, "eager") is not None:
+        found = differences(report, reference(name, live=True), **compare)
+    return found
+
+
 @functools.cache
-def reference(name: str, backend: str = "eager", inductor_cache: str | None = None) -> dict:
+def reference(name: str, backend: str = "eager", inductor_cache: str | None = None, live: bool = False) -> dict:
     """``inductor_cache``: the TORCHINDUCTOR_CACHE_DIR to run with (a warm one, to compare with runs that
-    hit it: a cold inductor compile runs more frames under Dynamo than a cache hit does)."""
-    if inductor_cache is None and (recorded := _recorded(name, backend)) is not None:
+    hit it: a cold inductor compile runs more frames under Dynamo than a cache hit does). ``live``: computed here,
+    never read from a recording."""
+    if not live and inductor_cache is None and (recorded := _recorded(name, backend)) is not None:
         return recorded
     with _shared(name, backend, inductor_cache) as stored:
         if stored is not None and stored.exists():

@@ -18,8 +18,7 @@ import pytest
 
 from compiler.schema import validate_report
 
-from .compare import differences
-from .harness import REPO, SCRIPTS, _recorded, _run_reference, env, expected_callee, reference, script_path
+from .harness import REPO, SCRIPTS, _recorded, _run_reference, env, expected_callee, reference_differences, script_path
 
 
 @pytest.mark.parametrize("name", SCRIPTS)
@@ -40,7 +39,7 @@ def test_cli_report_equals_torch_compile(name, tmp_path):
     assert report["scope"] == "calls"
     assert [c["name"] for c in report["callees"] if c["compiled"]] == [expected_callee(name)], report["scope_reason"]
     assert report["frames"], "the zoo programs all compile something"
-    assert differences(report, reference(name)) == []
+    assert reference_differences(report, name) == []
 
 
 def test_a_recorded_reference_is_what_torch_compile_does_here_now():
