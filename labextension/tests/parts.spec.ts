@@ -71,6 +71,17 @@ function kernelModel(
   return { model: fake as unknown as AnyModel<IExplorerState>, asked };
 }
 
+/** The explorer the widget host draws for `model`, once it is ready. */
+async function drawWidget(model: AnyModel<IExplorerState>): Promise<HTMLElement> {
+  const el = document.createElement('div');
+  document.body.appendChild(el);
+  const props = { model, el, signal: new AbortController().signal, host: {}, experimental: {} };
+  await widget.render(props as unknown as RenderProps<IExplorerState>);
+  const root = el.querySelector<HTMLElement>('.jp-DynamoExplorer')!;
+  await settled(root);
+  return root;
+}
+
 afterEach(() => {
   document.body.textContent = '';
 });
@@ -80,12 +91,7 @@ describe('parts a report holds only in part', () => {
     const { report, whole } = cutReport();
     const total = (whole['k1:guards:0/0'] as unknown[]).length;
     const { model, asked } = kernelModel(report, whole);
-    const el = document.createElement('div');
-    document.body.appendChild(el);
-    const props = { model, el, signal: new AbortController().signal, host: {}, experimental: {} };
-    await widget.render(props as unknown as RenderProps<IExplorerState>);
-    const root = el.querySelector<HTMLElement>('.jp-DynamoExplorer')!;
-    await settled(root);
+    const root = await drawWidget(model);
     const guards = pane(root, 'guards');
     const line = guards.querySelector<HTMLElement>('.jp-DynamoExplorer-partCut[data-part="guards"]')!;
     expect(line.textContent).toContain(`The report holds the first 2 of ${total} guards`);
@@ -108,12 +114,7 @@ describe('parts a report holds only in part', () => {
   it('says why when the kernel no longer keeps the part, and the button stays', async () => {
     const { report } = cutReport();
     const { model } = kernelModel(report, {});
-    const el = document.createElement('div');
-    document.body.appendChild(el);
-    const props = { model, el, signal: new AbortController().signal, host: {}, experimental: {} };
-    await widget.render(props as unknown as RenderProps<IExplorerState>);
-    const root = el.querySelector<HTMLElement>('.jp-DynamoExplorer')!;
-    await settled(root);
+    const root = await drawWidget(model);
     const line = pane(root, 'guards').querySelector<HTMLElement>('.jp-DynamoExplorer-partCut[data-part="guards"]')!;
     line.querySelector<HTMLButtonElement>('button')!.click();
     await vi.waitFor(() => expect(line.dataset.state).toBe('error'));

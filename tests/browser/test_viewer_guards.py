@@ -67,6 +67,23 @@ def _goto(page, lab, name: str) -> None:
     page.goto(f"{lab.url}/lab/tree/{name}?reset&token={lab.token}")
 
 
+def _run_notebook(page, lab, name: str, cells: list[str]) -> None:
+    """Write a notebook of ``cells``, open it alone, run it once its kernel is idle, and wait for an explorer."""
+    labserver.write_notebook(lab.root / name, cells)
+    _goto(page, lab, name)
+    page.wait_for_function(
+        """name => {
+            const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+            const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+            return !!k && k.status === 'idle' && w.context.path === name;
+        }""",
+        arg=name,
+        timeout=120_000,
+    )
+    labserver.run_all(page)
+    page.wait_for_selector(f'{ROOT}[data-status="ready"]', timeout=300_000)
+
+
 def _open_saved(page, lab, name: str, count: int) -> None:
     _goto(page, lab, name)
     page.wait_for_function(
@@ -149,18 +166,7 @@ def test_input_guards_lead_and_the_global_state_is_one_row_that_expands(lab, pag
 
 
 def test_symbols_in_the_frame_title_and_the_recompile_timeline_on_a_real_cell(lab, page):
-    labserver.write_notebook(lab.root / "sizes.ipynb", ["%load_ext kernel_ext\nimport torch", DOUBLE_CELL])
-    _goto(page, lab, "sizes.ipynb")
-    page.wait_for_function(
-        """() => {
-            const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-            const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-            return !!k && k.status === 'idle' && w.context.path === 'sizes.ipynb';
-        }""",
-        timeout=120_000,
-    )
-    labserver.run_all(page)
-    page.wait_for_selector(f'{ROOT}[data-status="ready"]', timeout=300_000)
+    _run_notebook(page, lab, "sizes.ipynb", ["%load_ext kernel_ext\nimport torch", DOUBLE_CELL])
     root = page.locator(ROOT)
     _select(root, "0/1")
 
@@ -197,18 +203,7 @@ CUT_CAPS = "%load_ext kernel_ext\nimport torch\nfrom compiler.collectors import 
 
 
 def test_the_whole_of_a_cut_part_loads_from_the_kernel(lab, page):
-    labserver.write_notebook(lab.root / "cut.ipynb", [CUT_CAPS, DOUBLE_CELL])
-    _goto(page, lab, "cut.ipynb")
-    page.wait_for_function(
-        """() => {
-            const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-            const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-            return !!k && k.status === 'idle' && w.context.path === 'cut.ipynb';
-        }""",
-        timeout=120_000,
-    )
-    labserver.run_all(page)
-    page.wait_for_selector(f'{ROOT}[data-status="ready"]', timeout=300_000)
+    _run_notebook(page, lab, "cut.ipynb", [CUT_CAPS, DOUBLE_CELL])
     root = page.locator(ROOT)
     report = page.evaluate(labserver.REPORT_JS)
     cut = {c["part"]: c for c in report["parts_cut"] if c["compile_id"] == "0/0"}
@@ -250,18 +245,7 @@ MANY_CELL = (
 
 
 def test_every_failing_guard_the_decision_and_the_diff_of_a_recompile_on_a_real_cell(lab, page):
-    labserver.write_notebook(lab.root / "many.ipynb", ["%load_ext kernel_ext\nimport torch", MANY_CELL])
-    _goto(page, lab, "many.ipynb")
-    page.wait_for_function(
-        """() => {
-            const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-            const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-            return !!k && k.status === 'idle' && w.context.path === 'many.ipynb';
-        }""",
-        timeout=120_000,
-    )
-    labserver.run_all(page)
-    page.wait_for_selector(f'{ROOT}[data-status="ready"]', timeout=300_000)
+    _run_notebook(page, lab, "many.ipynb", ["%load_ext kernel_ext\nimport torch", MANY_CELL])
     root = page.locator(ROOT)
     _select(root, "0/1")
     guards = root.locator('[data-pane="guards"]')
