@@ -18,7 +18,7 @@ from typing import Any
 
 from .schema import SCHEMA
 
-__all__ = ["ENCODE_ABOVE", "ENCODING", "decode_report", "encode_report", "is_encoded"]
+__all__ = ["ENCODE_ABOVE", "ENCODING", "decode_report", "encode_report", "encode_value", "is_encoded"]
 
 #: The one encoding there is (``EncodedReport.encoding`` in the schema).
 (ENCODING,) = SCHEMA["definitions"]["EncodedReport"]["properties"]["encoding"]["enum"]
@@ -26,21 +26,29 @@ __all__ = ["ENCODE_ABOVE", "ENCODING", "decode_report", "encode_report", "is_enc
 ENCODE_ABOVE = 256 * 1024
 
 
-def _compact(report: dict[str, Any]) -> bytes:
-    return json.dumps(report, separators=(",", ":"), ensure_ascii=False).encode()
+def _compact(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def encode_report(report: dict[str, Any], above: int | None = None) -> dict[str, Any]:
-    """``report`` as stored: itself when its JSON has at most ``above`` (``ENCODE_ABOVE``) bytes, else an ``EncodedReport``."""
-    raw = _compact(report)
+def encode_value(value: Any, above: int | None = None) -> Any:
+    """Any JSON value as stored or sent: itself when its JSON has at most ``above`` (``ENCODE_ABOVE``) bytes, else
+    ``{"encoding", "bytes", "data"}`` (a part of a report the kernel hands a view, kernel_ext/parts.py)."""
+    raw = _compact(value)
     if len(raw) <= (ENCODE_ABOVE if above is None else above):
-        return report
+        return value
     return {
-        "schema_version": report["schema_version"],
         "encoding": ENCODING,
         "bytes": len(raw),
         "data": base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode("ascii"),
     }
+
+
+def encode_report(report: dict[str, Any], above: int | None = None) -> dict[str, Any]:
+    """``report`` as stored: itself when its JSON has at most ``above`` (``ENCODE_ABOVE``) bytes, else an ``EncodedReport``."""
+    stored = encode_value(report, above)
+    if stored is report:
+        return report
+    return {"schema_version": report["schema_version"], **stored}
 
 
 def is_encoded(data: dict[str, Any]) -> bool:

@@ -16,11 +16,8 @@ Only the parts of the last ``KEEP_RUNS`` runs are kept, encoded (their JSON text
 
 from __future__ import annotations
 
-import base64
-import gzip
-import json
 import threading
-from collections import OrderedDict
+from collections import deque
 from typing import Any
 
 __all__ = ["COMM_TARGET", "KEEP_RUNS", "answer", "keep", "register_comm_target"]
@@ -28,12 +25,9 @@ __all__ = ["COMM_TARGET", "KEEP_RUNS", "answer", "keep", "register_comm_target"]
 COMM_TARGET = "dynamo_explorer.parts"
 #: runs whose parts stay in the kernel (a 385-layer model's frame: ~54,000 guards and a 21 MB tree)
 KEEP_RUNS = 8
-#: a part whose JSON is larger than this many bytes travels compressed
-_ENCODE_ABOVE = 256 * 1024
 
-_runs: OrderedDict[int, dict[str, Any]] = OrderedDict()
+_runs: deque[dict[str, Any]] = deque(maxlen=KEEP_RUNS)  # oldest first; a new run pushes the oldest out
 _lock = threading.Lock()
-_counter = iter(range(1, 1 << 62))
 
 
 def keep(parts: dict[str, Any]) -> None:
@@ -48,25 +42,15 @@ def keep(parts: dict[str, Any]) -> None:
         except Exception:  # noqa: BLE001 - a part that cannot be kept is answered as gone; the cell's result stands
             continue
     with _lock:
-        _runs[next(_counter)] = stored
-        while len(_runs) > KEEP_RUNS:
-            _runs.popitem(last=False)
+        _runs.append(stored)
 
 
 def _stored(whole: Any) -> Any:
-    """A part as it goes to a view: its JSON, gzip + base64 in an envelope above ``_ENCODE_ABOVE`` bytes."""
-    from compiler.encoding import ENCODING
+    """A part as it goes to a view: its JSON, gzip + base64 above 256 KB (``compiler.encoding.encode_value``)."""
+    from compiler.encoding import encode_value
     from compiler.model import json_ready
 
-    value = json_ready(whole)
-    raw = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
-    if len(raw) <= _ENCODE_ABOVE:
-        return value
-    return {
-        "encoding": ENCODING,
-        "data": base64.b64encode(gzip.compress(raw, compresslevel=6)).decode("ascii"),
-        "bytes": len(raw),
-    }
+    return encode_value(json_ready(whole))
 
 
 def answer(key: Any) -> dict[str, Any]:
@@ -74,7 +58,7 @@ def answer(key: Any) -> dict[str, Any]:
     stored = None
     if isinstance(key, str):
         with _lock:
-            stored = next((run[key] for run in reversed(_runs.values()) if key in run), None)
+            stored = next((run[key] for run in reversed(_runs) if key in run), None)
     if stored is None:
         return {
             "key": key,
