@@ -11,8 +11,9 @@ own code, and compile no frame of the standard library.
 All the cells' processes run once per session, a few at a time (``CORPUS_WORKERS``, default the CPU count
 up to 4), in the module-scoped ``outcomes`` fixture; the parametrized test reads one cell's outcome and
 lists every difference at once. Selecting cells (``-k``) runs only those. Each process is forked from a
-server that imported torch, ``torch._dynamo`` (and for the CLI the explorer) and ran nothing: 3 minutes
-for the corpus on 2 cores instead of 9 (``CORPUS_FORK=0``: a new interpreter per run, the same verdicts).
+server that imported torch, ``torch._dynamo``, the backends (and for the CLI the explorer) and ran nothing,
+its objects frozen out of the collector's sight (a child's exit does not walk them): about 1 minute for the
+corpus on 2 cores instead of 9 (``CORPUS_FORK=0``: a new interpreter per run, the same verdicts).
 """
 
 from __future__ import annotations
