@@ -54,6 +54,42 @@ def instruction_rows(code: types.CodeType) -> list[Instruction]:
     return rows
 
 
+_LISTING = re.compile(
+    r"^\s*(?P<line>\d+)?\s+(?P<target>>>)?\s*(?P<offset>\d+) (?P<op>[A-Z][A-Z0-9_]*)(?:\s+(?P<arg>-?\d+))?(?:\s+\((?P<repr>.*)\))?\s*$"
+)
+_TO = re.compile(r"^to (?:L\d+ \()?(\d+)")
+
+
+def rows_from_listing(text: str) -> list[Instruction]:
+    """``Instruction`` rows from a ``dis`` listing's text (what a ``TORCH_TRACE`` log holds as the
+    ``*_ORIGINAL_BYTECODE`` / ``*_MODIFIED_BYTECODE`` artifacts of a resume function): the same rows
+    ``instruction_rows`` makes from the code object, as far as the text tells (a jump's target from
+    ``to N``, Dynamo's globals from the argument's repr)."""
+    rows = []
+    line = None
+    for raw in text.splitlines():
+        m = _LISTING.match(raw)
+        if m is None:
+            continue
+        if m.group("line"):
+            line = int(m.group("line"))
+        argrepr = m.group("repr") or ""
+        name = argrepr.removeprefix("NULL + ").removesuffix(" + NULL")
+        to = _TO.match(argrepr)
+        rows.append(
+            Instruction(
+                offset=int(m.group("offset")),
+                opname=m.group("op"),
+                argrepr=argrepr,
+                line=line,
+                is_jump_target=bool(m.group("target")),
+                jump_target=int(to.group(1)) if to else None,
+                ref=_ref_for(name) if m.group("op") in _GLOBAL_OPS else None,
+            )
+        )
+    return rows
+
+
 # depyf's cost grows faster than linearly: a 2,600-node graph's frame has ~9,400 modified
 # instructions (one load per parameter) and takes seconds; its listing is the readable view there.
 DECOMPILE_MAX_INSTRUCTIONS = 3000

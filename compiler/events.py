@@ -43,7 +43,7 @@ _RESERVED = {
 
 _TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
 
-__all__ = ["BreakLog", "StructuredStream", "TorchLogDiverter", "TorchWarningDiverter", "TraceEvent"]
+__all__ = ["BreakLog", "StructuredStream", "TorchLogDiverter", "TorchWarningDiverter", "TraceEvent", "event_from_metadata"]
 
 _TAKEN = "_dynamo_explorer_taken"  # set on a record a capture handler kept; the diverter then drops it
 
@@ -58,6 +58,21 @@ class TraceEvent:
     meta: Any
     payload: str | None
     stack: list[dict[str, Any]] | None
+
+
+def event_from_metadata(md: dict[str, Any], payload: str | None) -> TraceEvent | None:
+    """The event of one structured-trace record's metadata (a live record's, or a line of a ``TORCH_TRACE`` log:
+    compiler/trace/reader.py); ``None`` for the string table (``str``) and a record with no event."""
+    kind = next((k for k in md if k not in _RESERVED), None)
+    if kind is None or kind == "str":
+        return None
+    meta = md.get(kind)
+    name = f"artifact:{meta.get('name')}" if kind == "artifact" and isinstance(meta, dict) else kind
+    fid, fcid = md.get("frame_id"), md.get("frame_compile_id")
+    cid = f"{fid}/{fcid}" if fid is not None and fcid is not None else None
+    if cid is not None and md.get("compiled_autograd_id") is not None:
+        cid = f"!{md['compiled_autograd_id']}/{cid}"
+    return TraceEvent(name, cid, int(md.get("attempt") or 0), meta, payload, md.get("stack"))
 
 
 class StructuredStream(logging.Handler):
@@ -76,20 +91,10 @@ class StructuredStream(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         if self._accept is not None and not self._accept():
             return
-        md = getattr(record, "metadata", None) or {}
-        kind = next((k for k in md if k not in _RESERVED), None)
-        if kind is None or kind == "str":
-            return
-        meta = md.get(kind)
-        name = f"artifact:{meta.get('name')}" if kind == "artifact" and isinstance(meta, dict) else kind
-        fid, fcid = md.get("frame_id"), md.get("frame_compile_id")
-        cid = f"{fid}/{fcid}" if fid is not None and fcid is not None else None
-        if cid is not None and md.get("compiled_autograd_id") is not None:
-            cid = f"!{md['compiled_autograd_id']}/{cid}"
         payload = getattr(record, "payload", None)
-        ev = TraceEvent(
-            name, cid, int(md.get("attempt") or 0), meta, payload if isinstance(payload, str) else None, md.get("stack")
-        )
+        ev = event_from_metadata(getattr(record, "metadata", None) or {}, payload if isinstance(payload, str) else None)
+        if ev is None:
+            return
         self.events.append(ev)
         if self._on_event is not None:
             self._on_event(ev)

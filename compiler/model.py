@@ -617,6 +617,49 @@ class PartCut:
 
 
 @dataclass(**_kw)
+class TraceLogFile:
+    """One log file a report was read from (``report.trace.logs``; minor 10; compiler/trace/)."""
+
+    path: str
+    rank: int | None
+    lines: int
+    records: int
+    skipped: int
+    bytes: int
+
+
+@dataclass(**_kw)
+class TraceMissing:
+    """What a pane shows for a captured run that a structured trace does not hold, and why (minor 10)."""
+
+    pane: str
+    what: str
+    why: str
+
+
+@dataclass(**_kw)
+class CacheDecision:
+    """One cache decision a structured trace records (minor 10): ``cache`` fx_graph | aotautograd, ``status``
+    hit | miss | bypass."""
+
+    compile_id: str | None
+    cache: str
+    status: str
+    key: str | None
+    reason: str | None
+
+
+@dataclass(**_kw)
+class TraceSource:
+    """Where a report read from a structured trace came from (``report.trace``; scope 'trace'; minor 10)."""
+
+    logs: list[TraceLogFile]
+    rank: int | None
+    missing: list[TraceMissing] = field(default_factory=list)
+    caches: list[CacheDecision] = field(default_factory=list)
+
+
+@dataclass(**_kw)
 class CudaGraph:
     """What became of CUDA graphs for one compiled graph (``report.cudagraphs``; collectors/cudagraphs.py)."""
 
@@ -677,6 +720,9 @@ class CompileReport:
     trace_steps: TraceSteps | None = None
     cudagraphs: list[CudaGraph] = field(default_factory=list)
     parts_cut: list[PartCut] = field(default_factory=list)
+    trace: TraceSource | None = None
+    #: several ranks' compiles and their first divergence (compiler/ranks.py builds it on the reports' JSON)
+    ranks: dict[str, Any] | None = None
 
     def frame(self, compile_id: str) -> Frame | None:
         return next((f for f in self.frames if f.compile_id == compile_id), None)

@@ -1,4 +1,4 @@
-"""IPython extension for Dynamo Explorer: ``%load_ext kernel_ext`` registers ``%%dynamo``.
+"""IPython extension for Dynamo Explorer: ``%load_ext kernel_ext`` registers ``%%dynamo`` and ``%dynamo_open``.
 
 Contents:
 - ``load_ipython_extension(ipython)``: registers the ``%%dynamo`` cell magic, and in a Jupyter kernel the comm
@@ -6,6 +6,8 @@ Contents:
   module (and through it torch) is imported only here, so ``import kernel_ext`` stays cheap.
 - ``explore``: the Python API, ``explore(fn, **torch_compile_kwargs)(*args)`` (kernel_ext/python_api.py), imported
   on first use.
+- ``open_trace``: a torch.compile structured trace (``TORCH_TRACE``) as a report, ``open_trace(PATH, rank=None)``
+  (kernel_ext/open_trace.py); ``%dynamo_open PATH`` shows it.
 - ``_jupyter_labextension_paths()``: where the prebuilt JupyterLab renderer lives in the package.
 
 Type ``%%dynamo?`` in a notebook for the options, with an example for each.
@@ -13,7 +15,7 @@ Type ``%%dynamo?`` in a notebook for the options, with an example for each.
 
 from __future__ import annotations
 
-__all__ = ["explore", "load_ipython_extension"]
+__all__ = ["explore", "load_ipython_extension", "open_trace"]
 
 #: npm name of the JupyterLab extension (package.json "name"); also its folder under
 #: share/jupyter/labextensions/ (pyproject.toml shared-data). Keep the three in sync.
@@ -46,4 +48,8 @@ def __getattr__(name: str):
         from .python_api import explore
 
         return explore
+    if name == "open_trace":
+        from .open_trace import open_trace
+
+        return open_trace
     raise AttributeError(f"module 'kernel_ext' has no attribute {name!r}")

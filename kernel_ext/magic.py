@@ -22,7 +22,7 @@ import sys
 from IPython.core.displayhook import DisplayHook
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from IPython.core.magic import Magics, cell_magic, magics_class
+from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, kwds, magic_arguments, parse_argstring
 from IPython.display import display
 
@@ -75,6 +75,30 @@ class DynamoMagics(Magics):
         """The shell the extension was loaded into (``Magics.shell`` is optional only before that)."""
         assert self.shell is not None, "load the extension with %load_ext kernel_ext"
         return self.shell
+
+    @line_magic
+    def dynamo_open(self, line: str) -> None:
+        """Show the explorer of a torch.compile structured trace: %dynamo_open PATH... [--rank N]
+
+        PATH is the directory TORCH_TRACE named (TORCH_TRACE=/tmp/trace python train.py), or its
+        log files. A multi-rank trace shows the lowest rank (--rank N: that rank) beside every rank's
+        compiles and where the ranks first diverge. Nothing runs: every pane shows what the trace
+        records, and the header says what a trace does not hold. The Python API is
+        kernel_ext.open_trace(PATH, rank=None).
+
+        Example (after %load_ext kernel_ext):
+
+            %dynamo_open /tmp/trace
+        """
+        from IPython.display import display
+
+        from .open_trace import TraceError, open_trace, parse_open_line
+
+        try:
+            paths, rank = parse_open_line(line)
+            display(open_trace(*paths, rank=rank))
+        except TraceError as exc:
+            raise UsageError(f"%dynamo_open: {exc}") from None
 
     @magic_arguments()
     @kwds(formatter_class=PlainHelpFormatter)

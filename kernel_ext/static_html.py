@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -56,6 +57,7 @@ from .static_cudagraphs import cudagraphs_frame
 from .static_decisions import DECISIONS_CSS, decisions_section
 from .static_dispatch import dispatch_section
 from .static_profile import profile_section
+from .static_ranks import ranks_section
 from .static_trace_steps import TRACE_STEPS_CSS, trace_steps_section
 from .static_try_fix import try_fix_section
 
@@ -289,7 +291,7 @@ def render(report: dict) -> str:
 
 
 def _header_section(report: dict, cell: _Cell) -> str:
-    return _header(report) + _banners(report, cell) + _logs(report)
+    return _header(report) + ranks_section(report) + _banners(report, cell) + _logs(report)
 
 
 def _frames_section(report: dict, cell: _Cell) -> str:
@@ -375,6 +377,16 @@ def _header(report: dict) -> str:
         for label, items in (("compiled", compiled), ("ran plain", plain))
         if items
     ]
+    trace = report.get("trace")
+    if trace:  # read from a structured trace: which log, and what it does not hold
+        missing = "; ".join(f"{m['what']}" for m in trace.get("missing") or [])
+        caches = Counter(f"{c['cache']} {c['status']}" for c in trace.get("caches") or [])
+        rows.append(
+            f"read from the structured trace {_e(', '.join(log['path'] for log in trace.get('logs') or []))}"
+            + (f" (rank {trace['rank']})" if trace.get("rank") is not None else "")
+            + (f" · caches: {_e(', '.join(f'{n} {k}' for k, n in caches.items()))}" if caches else "")
+            + (f" · not in the trace: {_e(missing)}" if missing else "")
+        )
     what = f'<div class="dx-meta">{" · ".join(rows)}</div>' if rows else ""
     return f'<div><b>Dynamo Explorer</b> · {_e(one_line(report))}</div><div class="dx-meta">{" · ".join(meta)}</div>{what}'
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 import linecache
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 
+from ..events import TraceEvent
 from ..model import CompileReport, Node
 from .base import CaptureContext, Collector
 from .stream import StreamCollector
@@ -225,17 +227,22 @@ def parse_readable(text: str) -> list[Node]:
     return nodes
 
 
+def add_aot_graphs(report: CompileReport, events: Iterable[TraceEvent]) -> None:
+    """The AOT graphs of ``events`` (a live run's stream, or a trace file's events) into ``report``."""
+    here: dict[str, dict[Location, tuple[str, str | None]]] = {}
+    for ev in events:
+        if ev.name not in KINDS or ev.compile_id is None or not ev.payload:
+            continue
+        if ev.compile_id not in here:
+            here[ev.compile_id] = ran_from(report, ev.compile_id)
+        code = relocate(ev.payload, here[ev.compile_id])
+        nodes = parse_readable(code)
+        report.add_graph(compile_id=ev.compile_id, kind=KINDS[ev.name], nodes=nodes, code=code)
+
+
 class AotGraphsCollector(Collector):
     name = "aot_graphs"
     requires = ("stream", "fx_graphs")
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
-        here: dict[str, dict[Location, tuple[str, str | None]]] = {}
-        for ev in ctx.get(StreamCollector).stream.named(*KINDS):
-            if ev.compile_id is None or not ev.payload:
-                continue
-            if ev.compile_id not in here:
-                here[ev.compile_id] = ran_from(report, ev.compile_id)
-            code = relocate(ev.payload, here[ev.compile_id])
-            nodes = parse_readable(code)
-            report.add_graph(compile_id=ev.compile_id, kind=KINDS[ev.name], nodes=nodes, code=code)
+        add_aot_graphs(report, ctx.get(StreamCollector).stream.named(*KINDS))

@@ -111,21 +111,28 @@ class GraphBreaksCollector(Collector):
             yield
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
-        for compile_id, text in self.log.records:
-            frame = report.frame(compile_id) if compile_id else None
-            if frame is None or "Graph Break Reason:" not in text:  # a whole-frame skip: see fail_reason below
-                continue
-            gb = parse_break(text)
-            gb.user_stack = _from_compiled_frame(gb.user_stack, frame.code.filename, frame.code.name, ctx.program.filename)
-            if all((g.line, g.gb_type, g.filename) != (gb.line, gb.gb_type, gb.filename) for g in frame.graph_breaks):
-                frame.graph_breaks.append(gb)
-        failed = [f for f in report.frames if f.fail_type == "Unsupported" and not f.graph_breaks and f.fail_reason]
-        for frame in failed:
-            gb = parse_break(f"Graph Break Reason: {frame.fail_reason}")
-            stack = getattr(ctx.exception, "real_stack", None)
-            if stack and frame is failed[-1] and ctx.exception.__class__.__name__ == "Unsupported":
-                gb.user_stack = [
-                    StackFrame(filename=fs.filename, line=fs.lineno, name=fs.name, code=fs.line or None) for fs in stack
-                ]
-                gb.filename, gb.line = gb.user_stack[-1].filename, gb.user_stack[-1].line
+        add_graph_breaks(report, self.log.records, ctx.program.filename, ctx.exception)
+
+
+def add_graph_breaks(
+    report: CompileReport, records: list[tuple[str | None, str]], cell: str, exception: BaseException | None = None
+) -> None:
+    """The graph breaks of ``records`` (``(compile id, graph_breaks log text)``: a live run's log, or a trace file's
+    ``dynamo_graph_break_reason`` artifacts) onto their frames, then a break for each frame Dynamo gave up on
+    (``Unsupported``) with none, from its ``fail_reason`` (the user stack from ``exception`` when it raised it)."""
+    for compile_id, text in records:
+        frame = report.frame(compile_id) if compile_id else None
+        if frame is None or "Graph Break Reason:" not in text:  # a whole-frame skip: see fail_reason below
+            continue
+        gb = parse_break(text)
+        gb.user_stack = _from_compiled_frame(gb.user_stack, frame.code.filename, frame.code.name, cell)
+        if all((g.line, g.gb_type, g.filename) != (gb.line, gb.gb_type, gb.filename) for g in frame.graph_breaks):
             frame.graph_breaks.append(gb)
+    failed = [f for f in report.frames if f.fail_type == "Unsupported" and not f.graph_breaks and f.fail_reason]
+    for frame in failed:
+        gb = parse_break(f"Graph Break Reason: {frame.fail_reason}")
+        stack = getattr(exception, "real_stack", None)
+        if stack and frame is failed[-1] and exception.__class__.__name__ == "Unsupported":
+            gb.user_stack = [StackFrame(filename=fs.filename, line=fs.lineno, name=fs.name, code=fs.line or None) for fs in stack]
+            gb.filename, gb.line = gb.user_stack[-1].filename, gb.user_stack[-1].line
+        frame.graph_breaks.append(gb)

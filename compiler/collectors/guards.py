@@ -111,6 +111,12 @@ def guard_line(guard: Guard, leaves: list[tuple[str, str, int | None]]) -> int |
     return next(same_kind, next((ln for _, _, ln in leaves if ln is not None), None))
 
 
+def rows_from_tree(leaves: list[tuple[str, str, str, int | None, str]]) -> list[Guard]:
+    """Guard rows from the leaves of a guard tree (``parse_tree``): a frame with no export, or a trace file's
+    ``dynamo_cpp_guards_str``."""
+    return [Guard(type=k, source=s, code=[c], line=ln, origin=_origin(s)) for s, k, c, ln, _ in leaves]
+
+
 def _origin(source: str) -> str:
     if source.startswith("L["):
         return "LOCAL"
@@ -160,7 +166,7 @@ class GuardsCollector(Collector):
                     roots.setdefault(c, (ln, comment))
             rows, total = self.exports.get(frame.compile_id, (None, 0))
             if rows is None:
-                rows = [Guard(type=k, source=s, code=[c], line=ln, origin=_origin(s)) for s, k, c, ln, _ in leaves]
+                rows = rows_from_tree(leaves)
             else:
                 by_source: dict[str, list[tuple[str, str, int | None]]] = {}
                 for s, k, c, ln, _ in leaves:

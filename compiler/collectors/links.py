@@ -20,7 +20,8 @@ _RESUME = re.compile(r"^__resume_at_(\d+)_\d+$")
 _SKIP_FAILS = ("recompile limit", "recompile_limit", "skip", "disable")
 
 
-def _status(frame: Frame, report: CompileReport) -> str:
+def frame_status(frame: Frame, report: CompileReport) -> str:
+    """error > skipped > graph_break > recompile > empty > ok: the first that applies (the schema's FrameStatus)."""
     reason = (frame.fail_reason or "").lower()
     if frame.fail_type and not any(s in reason for s in _SKIP_FAILS):
         return "error"
@@ -77,7 +78,7 @@ class LinksCollector(Collector):
                                 child.parent_compile_id = frame.compile_id
         raised = ctx.exception is not None and getattr(ctx.exception, "real_stack", None) is not None
         for frame in report.frames:
-            frame.status = _status(frame, report)
+            frame.status = frame_status(frame, report)
             if frame.status == "error":
                 if raised:
                     outcome = "the cell raised it (Dynamo's error, see the error line)"

@@ -58,6 +58,8 @@ _SOURCE_NODES = re.compile(r"^\s*# (?:Topologically Sorted|Unsorted) Source Node
 _NODE_MAPPING = re.compile(r"^#   (?P<source>\w+) => (?P<nodes>[\w, ]+)$", re.M)
 _CALLEE = re.compile(r"^\s*(?:[\w, ]+=\s*)?(?P<fn>[A-Za-z_][\w.]*)\(")
 _MAPPINGS = "artifact:inductor_provenance_tracking_node_mappings"
+#: the events output code is read from: the code, and inductor's provenance mappings after it
+PAYLOADS = ("inductor_output_code", _MAPPINGS)
 _LOOKAHEAD = 12  # lines between a handle or an origin comment and its call
 _EXTERN = ("extern_kernels.", "torch.ops.", "aten.")
 
@@ -236,25 +238,31 @@ class OutputCodeCollector(Collector):
             stack.close()
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
-        events = ctx.get(StreamCollector).stream.named("inductor_output_code", _MAPPINGS)
-        for i, ev in enumerate(events):
-            if ev.name != "inductor_output_code" or ev.compile_id is None or not ev.payload:
-                continue
-            source = relocate(ev.payload, ran_from(report, ev.compile_id)) if "# File: " in ev.payload else ev.payload
-            m = _AOT_ID.search(source)
-            kind = m.group("kind") if m else "inference"
-            report.output_code.append(self._output_code(report, ev.compile_id, kind, source, _mapping_after(events, i)))
+        add_output_code(report, ctx.get(StreamCollector).stream.named(*PAYLOADS))
 
-    @staticmethod
-    def _output_code(report: CompileReport, compile_id: str, kind: str, source: str, payload: str | None) -> OutputCode:
-        dynamo: dict[str, int] = {}
-        aot: dict[str, int] = {}
-        for graph in report.graphs:
-            if graph.compile_id == compile_id and graph.kind in ("dynamo", f"aot_{kind}"):
-                (dynamo if graph.kind == "dynamo" else aot).update((n.name, i) for i, n in enumerate(graph.nodes))
-        kernels = split_kernels(source)
-        text, calls = origins(source, kernels, _mapping(payload), dynamo, aot)
-        return OutputCode(compile_id=compile_id, kind=kind, source=text, kernels=kernels, calls=calls)
+
+def add_output_code(report: CompileReport, events: list[TraceEvent]) -> None:
+    """Inductor's output code of ``events`` (those named in ``PAYLOADS``: a live run's stream, or a trace file's)
+    into ``report``, each kernel with the graph nodes it came from."""
+    events = [ev for ev in events if ev.name in PAYLOADS]
+    for i, ev in enumerate(events):
+        if ev.name != "inductor_output_code" or ev.compile_id is None or not ev.payload:
+            continue
+        source = relocate(ev.payload, ran_from(report, ev.compile_id)) if "# File: " in ev.payload else ev.payload
+        m = _AOT_ID.search(source)
+        kind = m.group("kind") if m else "inference"
+        report.output_code.append(_output_code(report, ev.compile_id, kind, source, _mapping_after(events, i)))
+
+
+def _output_code(report: CompileReport, compile_id: str, kind: str, source: str, payload: str | None) -> OutputCode:
+    dynamo: dict[str, int] = {}
+    aot: dict[str, int] = {}
+    for graph in report.graphs:
+        if graph.compile_id == compile_id and graph.kind in ("dynamo", f"aot_{kind}"):
+            (dynamo if graph.kind == "dynamo" else aot).update((n.name, i) for i, n in enumerate(graph.nodes))
+    kernels = split_kernels(source)
+    text, calls = origins(source, kernels, _mapping(payload), dynamo, aot)
+    return OutputCode(compile_id=compile_id, kind=kind, source=text, kernels=kernels, calls=calls)
 
 
 def _mapping_after(events: list[TraceEvent], i: int) -> str | None:

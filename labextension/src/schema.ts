@@ -53,9 +53,9 @@ export interface CompileReport {
   backend: string;
   options: RunOptions;
   /**
-   * 'calls': the cell ran as plain Python and each function and nn.Module it called was compiled as torch.compile(callee) would. 'cell': the cell's top level was compiled as one frame. 'all-frames': the cell ran as plain Python and every Python frame it ran was compiled, library frames included. 'frames': the name of 'all-frames' in reports of minor version 1 and earlier.
+   * 'trace' (minor 10): nothing ran here; the report was read from torch's structured trace (the trace field says which log). 'calls': the cell ran as plain Python and each function and nn.Module it called was compiled as torch.compile(callee) would. 'cell': the cell's top level was compiled as one frame. 'all-frames': the cell ran as plain Python and every Python frame it ran was compiled, library frames included. 'frames': the name of 'all-frames' in reports of minor version 1 and earlier.
    */
-  scope: 'calls' | 'cell' | 'all-frames' | 'frames';
+  scope: 'calls' | 'cell' | 'all-frames' | 'frames' | 'trace';
   /**
    * Why this scope was used (for scope 'auto', what decided it); for 'calls', which callees were compiled and which ran as plain Python.
    */
@@ -134,6 +134,14 @@ export interface CompileReport {
    * (minor 9) What the report holds only in part (each with a 'truncated' diagnostic): a frame's guards beyond the first 5,000 and a guard tree beyond 1 MB. The process that ran the cell keeps each whole under its key while it lives (a Jupyter kernel: kernel_ext/parts.py), and a view with a kernel to ask loads it on request; a saved report without its kernel shows the part it holds.
    */
   parts_cut?: PartCut[];
+  /**
+   * (minor 10) Set when the report was read from torch's structured trace (dynamo-explorer open, %dynamo_open, open_trace: scope 'trace'), not captured from a run: which logs, which rank, what the trace does not hold, each compile's cache decisions. Absent or null for a captured run.
+   */
+  trace?: null | TraceSource;
+  /**
+   * (minor 10) Set when the report is one of several ranks' (a multi-rank trace, or dynamo-explorer run --nproc): every rank's compiles side by side, the straggler, and the first event where the ranks diverge (compiler/ranks.py). The rest of the report is shown_rank's. Absent or null for one process.
+   */
+  ranks?: null | RanksView;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -156,9 +164,9 @@ export interface RunOptions {
   dynamic: boolean | null;
   fullgraph: boolean;
   /**
-   * 'frames': the name of 'all-frames' before minor version 2.
+   * 'frames': the name of 'all-frames' before minor version 2. 'trace' (minor 10): a report read from a structured trace.
    */
-  scope: 'auto' | 'calls' | 'cell' | 'all-frames' | 'frames';
+  scope: 'auto' | 'calls' | 'cell' | 'all-frames' | 'frames' | 'trace';
   recompile_limit: number | null;
   /**
    * Which frames' modified bytecode was decompiled with depyf: 'user' (frames of the cell's and the user's files), 'all', 'none'. Absent before minor version 3 (then: all).
@@ -1774,6 +1782,170 @@ export interface PartCut {
   total: number;
 }
 /**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "TraceSource".
+ */
+export interface TraceSource {
+  /**
+   * The log files read (one per rank of the report).
+   */
+  logs: TraceLogFile[];
+  /**
+   * The rank the log is of (its records' 'rank', else its file name's rank_N), null for a process without torch.distributed.
+   */
+  rank: number | null;
+  /**
+   * What a pane shows for a captured run that this trace does not hold, and why (the original bytecode of a top-level frame, the failing guards beyond the first, ...).
+   */
+  missing: TraceMissing[];
+  /**
+   * Every cache decision the trace records, in order: the FX graph cache (inductor) and AOTAutograd's cache, hit, miss or bypass, per compile id.
+   */
+  caches: CacheDecision[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "TraceLogFile".
+ */
+export interface TraceLogFile {
+  path: string;
+  rank: number | null;
+  lines: number;
+  /**
+   * Structured records read (string-table entries included).
+   */
+  records: number;
+  /**
+   * Lines that were neither a record nor a payload (a torn last line, a foreign log line).
+   */
+  skipped: number;
+  bytes: number;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "TraceMissing".
+ */
+export interface TraceMissing {
+  /**
+   * The data-pane name of the pane it belongs to (x-dynamo-explorer.panes).
+   */
+  pane: string;
+  /**
+   * What is not there, in words.
+   */
+  what: string;
+  /**
+   * Why the trace does not hold it, and where to get it.
+   */
+  why: string;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "CacheDecision".
+ */
+export interface CacheDecision {
+  compile_id: string | null;
+  /**
+   * fx_graph: inductor's FX graph cache; aotautograd: AOTAutograd's cache (torch's artifact names, fx_graph_cache_hit, aotautograd_cache_miss, ...).
+   */
+  cache: 'fx_graph' | 'aotautograd';
+  status: 'hit' | 'miss' | 'bypass';
+  /**
+   * The cache key, when the trace gives it.
+   */
+  key: string | null;
+  /**
+   * A bypass's reason (the trace's 'reason' or 'cache_bypass_reason').
+   */
+  reason: string | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "RanksView".
+ */
+export interface RanksView {
+  /**
+   * How many ranks were read or run.
+   */
+  world_size: number;
+  /**
+   * The rank whose full report this is (the lowest).
+   */
+  shown_rank: number;
+  ranks: RankSummary[];
+  /**
+   * The first compile where a rank differs from the lowest rank; null when all ranks compiled alike.
+   */
+  divergence: null | Divergence;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "RankSummary".
+ */
+export interface RankSummary {
+  rank: number;
+  /**
+   * Where this rank's report came from: its trace log, or its run's report file.
+   */
+  source: string;
+  /**
+   * The rank's compiles in compile order.
+   */
+  compiles: RankCompile[];
+  /**
+   * Seconds this rank's frames took to compile (compilation_metrics).
+   */
+  compile_s: number;
+  /**
+   * The rank whose compiles took the longest (the others wait for it at their next collective).
+   */
+  straggler: boolean;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "RankCompile".
+ */
+export interface RankCompile {
+  compile_id: string;
+  status: FrameStatus;
+  /**
+   * A short hash of the Dynamo graph's readable code (less its '# File:' comments): equal hashes, equal graphs.
+   */
+  graph: string | null;
+  /**
+   * The compile's cache decisions, 'fx_graph miss, aotautograd hit' (a trace's).
+   */
+  cache: string | null;
+  compile_s: number | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Divergence".
+ */
+export interface Divergence {
+  /**
+   * The position in compile order (0: each rank's first compile).
+   */
+  index: number;
+  compile_id: string | null;
+  /**
+   * compile_ids: a rank compiled a compile id the lowest rank did not (or the other way), e.g. a recompile on one rank only; graph: the same compile id traced into another graph; graph_break: other breaks; cache: another cache decision; status: another outcome.
+   */
+  kind: 'compile_ids' | 'graph' | 'graph_break' | 'cache' | 'status';
+  /**
+   * The ranks that differ from the lowest rank at this compile.
+   */
+  ranks: number[];
+  /**
+   * One line: what differs, on which ranks.
+   */
+  summary: string;
+  /**
+   * The cause: the guard that failed on the rank that recompiled, the unified diff of the two graphs, what a cache split does.
+   */
+  detail: string | null;
+}
+/**
  * The stored form of a big report (minor 4; compiler/encoding.py, labextension/src/encoding.ts): a notebook output or a standalone page whose report's JSON is larger than compiler.encoding.ENCODE_ABOVE bytes holds this instead of the report. The MIME type is the same; readers tell the two apart by `encoding`.
  *
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -1803,7 +1975,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 9 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 10 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

@@ -55,3 +55,103 @@ describe('header: callees and resets', () => {
     expect(root.querySelector('[data-banner="reset"]')).toBeNull();
   });
 });
+
+describe('header: a report read from a structured trace', () => {
+  it('names the log and rank, counts the cache decisions and lists what the trace does not hold', async () => {
+    const report = golden('toy_example');
+    report.scope = 'trace';
+    report.trace = {
+      logs: [
+        {
+          path: '/tmp/trace/dedicated_log_torch_trace_rank_1_x.log',
+          rank: 1,
+          lines: 10,
+          records: 5,
+          skipped: 2,
+          bytes: 900
+        }
+      ],
+      rank: 1,
+      missing: [
+        {
+          pane: 'original-bytecode',
+          what: 'the bytecode of a top-level frame',
+          why: 'torch writes only a resume function’s'
+        }
+      ],
+      caches: [
+        { compile_id: '0/0', cache: 'fx_graph', status: 'miss', key: 'abc', reason: null },
+        { compile_id: '1/0', cache: 'fx_graph', status: 'hit', key: 'def', reason: null },
+        { compile_id: '0/0', cache: 'aotautograd', status: 'bypass', key: null, reason: 'unsupported op' }
+      ]
+    };
+    const { root } = await render(report);
+    const banner = pane(root, 'header').querySelector<HTMLElement>('[data-banner="trace"]')!;
+    expect(banner.textContent).toContain(
+      'Read from a structured trace: /tmp/trace/dedicated_log_torch_trace_rank_1_x.log (rank 1); nothing ran here. 2 lines of the log could not be read.'
+    );
+    const caches = banner.querySelector<HTMLElement>('[data-caches]')!;
+    expect(caches.textContent).toBe('caches: fx_graph: 1 miss, 1 hit · aotautograd: 1 bypass');
+    expect(caches.title).toContain('[0/0] aotautograd bypass (unsupported op)');
+    const missing = banner.querySelector<HTMLElement>('li[data-pane="original-bytecode"]')!;
+    expect(missing.textContent).toBe(
+      'Original bytecode: the bytecode of a top-level frame. torch writes only a resume function’s.'
+    );
+  });
+
+  it('a captured run has no trace banner', async () => {
+    const { root } = await render(golden('toy_example'));
+    expect(root.querySelector('[data-banner="trace"]')).toBeNull();
+  });
+});
+
+describe('header: several ranks side by side', () => {
+  it('draws a ranks × compile ids table, marks the straggler and the divergence, and shows its cause', async () => {
+    const report = golden('toy_example');
+    report.ranks = {
+      world_size: 2,
+      shown_rank: 0,
+      ranks: [
+        {
+          rank: 0,
+          source: 'rank0.log',
+          compile_s: 1.5,
+          straggler: false,
+          compiles: [{ compile_id: '0/0', status: 'ok', graph: 'aa', cache: null, compile_s: 1.5 }]
+        },
+        {
+          rank: 1,
+          source: 'rank1.log',
+          compile_s: 2.25,
+          straggler: true,
+          compiles: [
+            { compile_id: '0/0', status: 'ok', graph: 'aa', cache: 'fx_graph hit', compile_s: 1.0 },
+            { compile_id: '0/1', status: 'recompile', graph: 'bb', cache: null, compile_s: 1.25 }
+          ]
+        }
+      ],
+      divergence: {
+        index: 1,
+        compile_id: '0/1',
+        kind: 'compile_ids',
+        ranks: [1],
+        summary: 'rank 1 compiled [0/1], rank 0 did not',
+        detail: "the guard that failed: 0/0: tensor 'x' size mismatch at index 0. expected 4, actual 6"
+      }
+    };
+    const { root } = await render(report);
+    const header = pane(root, 'header');
+    const banner = header.querySelector<HTMLElement>('[data-banner="divergence"]')!;
+    expect(banner.textContent).toContain('Ranks diverge (compile_ids): rank 1 compiled [0/1], rank 0 did not');
+    expect(banner.querySelector('pre')!.textContent).toContain('size mismatch at index 0. expected 4, actual 6');
+    const rows = [...header.querySelectorAll<HTMLElement>('.jp-DynamoExplorer-ranksTable tr')].map(tr =>
+      [...tr.children].map(td => td.textContent)
+    );
+    expect(rows).toEqual([
+      ['rank', 'compile', '[0/0]', '[0/1]'],
+      ['rank 0 (shown)', '1.50 s', 'ok', 'missing'],
+      ['rank 1', '2.25 s (straggler)', 'ok · fx_graph hit', 'recompile']
+    ]);
+    expect(header.querySelector('tr[data-rank="1"] td[data-compile-id="0/1"]')!.classList).toContain('jp-mod-diverges');
+  });
+});

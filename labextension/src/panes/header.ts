@@ -7,6 +7,8 @@ import { button, formatSeconds, h, plural } from '../dom';
 import { PANE_TITLES, type Callee, type CompileReport, type CompileSettings } from '../schema';
 import { dynamicText } from '../frameSymbols';
 import { Pane, type IPaneShell } from './pane';
+import { ranksView } from './ranks';
+import { traceBanner } from './traceSource';
 
 /**
  * The header's shell: no section frame; its title is the brand, its toolbar the row of facts, its body the
@@ -80,6 +82,11 @@ function renderHeader(ctx: IViewContext, facts: HTMLElement, element: HTMLElemen
       count('recompiles', index.recompileCount, 'recompile')
     )
   );
+  for (const row of [traceBanner(report), ranksView(report)]) {
+    if (row) {
+      element.appendChild(row);
+    }
+  }
   const callees = calleesRow(report);
   if (callees) {
     element.appendChild(callees);

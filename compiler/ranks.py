@@ -1,0 +1,192 @@
+"""Several ranks' reports as one: each rank's compiles side by side, and where the ranks first diverge, and why.
+
+A distributed job compiles on every rank; the ranks should compile the same frames into the same graphs with the
+same cache decisions. ``merge(reports)`` (rank -> that rank's report, read from its trace or captured by
+``dynamo-explorer run --nproc``) returns one rank's full report (the lowest's, or the one asked for) with ``ranks`` (``RanksView``, schema
+minor 11) holding every rank's compiles in order and ``divergence``, the first event where the ranks differ:
+
+- ``compile_ids``: one rank compiled a compile id the others did not, or in another order; when that compile is a
+  recompile its cause is the guard that failed on that rank (its recompile reason);
+- ``graph``: the same compile id traced into another graph (the unified diff of the two ranks' readable graphs);
+- ``graph_break``: the same compile id broke elsewhere or for another reason;
+- ``cache``: the FX-graph or AOTAutograd cache hit on one rank and missed on another (a trace's decisions);
+- ``status``: the same compile id ended differently (compiled on one rank, failed on another).
+
+The reference rank is the lowest; ``divergence.ranks`` are those that differ from it at that event. The rank whose
+compiles took the longest is the straggler.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["first_divergence", "merge", "rank_compiles"]
+
+_FILE_COMMENT = re.compile(r"^\s*# File: .*$", re.M)
+
+
+@dataclass(frozen=True)
+class _Compile:
+    """What must be equal across ranks for one compile, in a rank's compile order."""
+
+    compile_id: str
+    status: str
+    graph: str  # a hash of the Dynamo graph's readable code, '' when the compile made none
+    breaks: tuple[tuple[str, int | None], ...]
+    caches: tuple[tuple[str, str], ...]
+
+
+def _graph_code(report: dict[str, Any], compile_id: str) -> str:
+    codes = [g["code"] for g in report["graphs"] if g["compile_id"] == compile_id and g["kind"] == "dynamo"]
+    return "\n".join(_FILE_COMMENT.sub("", c) for c in codes)
+
+
+def _compiles(report: dict[str, Any]) -> list[_Compile]:
+    caches: dict[str | None, list[tuple[str, str]]] = {}
+    for c in (report.get("trace") or {}).get("caches") or []:
+        caches.setdefault(c["compile_id"], []).append((c["cache"], c["status"]))
+    out = []
+    for f in report["frames"]:
+        code = _graph_code(report, f["compile_id"])
+        out.append(
+            _Compile(
+                compile_id=f["compile_id"],
+                status=f["status"],
+                graph=hashlib.sha1(code.encode()).hexdigest()[:12] if code else "",
+                breaks=tuple((b["gb_type"], b["line"]) for b in f["graph_breaks"]),
+                caches=tuple(caches.get(f["compile_id"], [])),
+            )
+        )
+    return out
+
+
+def rank_compiles(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """One rank's compiles as the schema's ``RankCompile`` rows, in compile order."""
+    times = {f["compile_id"]: f["compile_time_s"] for f in report["frames"]}
+    return [
+        {
+            "compile_id": c.compile_id,
+            "status": c.status,
+            "graph": c.graph or None,
+            "cache": ", ".join(f"{cache} {status}" for cache, status in c.caches) or None,
+            "compile_s": times.get(c.compile_id),
+        }
+        for c in _compiles(report)
+    ]
+
+
+def _recompile_cause(report: dict[str, Any], compile_id: str) -> str | None:
+    frame = next((f for f in report["frames"] if f["compile_id"] == compile_id), None)
+    if frame is None:
+        return None
+    reasons = [
+        f"{r['failed_compile_id']}: {r['reason']}" if r["failed_compile_id"] else r["reason"] for r in frame["recompile_reasons"]
+    ]
+    if reasons:
+        return "the guard that failed: " + "; ".join(reasons)
+    if frame["fail_reason"]:
+        return f"{frame['fail_type']}: {frame['fail_reason'].strip().splitlines()[0]}"
+    return None
+
+
+def _describe(c: _Compile | None) -> str:
+    return "nothing" if c is None else f"[{c.compile_id}] ({c.status})"
+
+
+def first_divergence(reports: dict[int, dict[str, Any]]) -> dict[str, Any] | None:
+    """The first compile at which a rank differs from the lowest rank, with its cause (schema ``Divergence``)."""
+    ranks = sorted(reports)
+    if len(ranks) < 2:
+        return None
+    seqs = {r: _compiles(reports[r]) for r in ranks}
+    ref = ranks[0]
+    for i in range(max(len(s) for s in seqs.values())):
+        at = {r: (seqs[r][i] if i < len(seqs[r]) else None) for r in ranks}
+        base = at[ref]
+        odd = [r for r in ranks[1:] if at[r] != base]
+        if not odd:
+            continue
+        other = odd[0]
+        mine, theirs = base, at[other]
+        differs = [r for r in ranks if at[r] != base]
+        if mine is None or theirs is None or mine.compile_id != theirs.compile_id:
+            ids = {r: {c.compile_id for c in seqs[r]} for r in (ref, other)}
+            if mine is None or (theirs is not None and theirs.compile_id not in ids[ref]):
+                extra_rank, extra, lacking = other, theirs, ref
+            else:
+                extra_rank, extra, lacking = ref, mine, other
+            assert extra is not None
+            never = extra.compile_id not in ids[lacking]
+            summary = f"rank {extra_rank} compiled [{extra.compile_id}]" + (
+                f", rank {lacking} did not" if never else f", rank {lacking} compiled {_describe(at[lacking])} at that point"
+            )
+            return _divergence(
+                i, extra.compile_id, "compile_ids", differs, summary, _recompile_cause(reports[extra_rank], extra.compile_id)
+            )
+        cid = mine.compile_id
+        if mine.graph != theirs.graph:
+            diff = "".join(
+                difflib.unified_diff(
+                    _graph_code(reports[ref], cid).splitlines(True),
+                    _graph_code(reports[other], cid).splitlines(True),
+                    f"rank {ref} [{cid}]",
+                    f"rank {other} [{cid}]",
+                    n=2,
+                )
+            )
+            summary = f"[{cid}]: rank {other} traced another graph than rank {ref}"
+            return _divergence(i, cid, "graph", differs, summary, diff[:20000] or None)
+        if mine.breaks != theirs.breaks:
+            summary = f"[{cid}]: graph breaks differ: rank {ref} {list(mine.breaks)}, rank {other} {list(theirs.breaks)}"
+            return _divergence(i, cid, "graph_break", differs, summary, None)
+        if mine.caches != theirs.caches:
+            summary = f"[{cid}]: cache decisions differ: rank {ref} {list(mine.caches)}, rank {other} {list(theirs.caches)}"
+            return _divergence(
+                i,
+                cid,
+                "cache",
+                differs,
+                summary,
+                "a rank that hits the cache finishes compiling first and waits at the next collective",
+            )
+        summary = f"[{cid}]: rank {ref} {mine.status}, rank {other} {theirs.status}"
+        return _divergence(i, cid, "status", differs, summary, _recompile_cause(reports[other], cid))
+    return None
+
+
+def _divergence(
+    index: int, compile_id: str | None, kind: str, ranks: list[int], summary: str, detail: str | None
+) -> dict[str, Any]:
+    return {"index": index, "compile_id": compile_id, "kind": kind, "ranks": ranks, "summary": summary, "detail": detail}
+
+
+def merge(reports: dict[int, dict[str, Any]], sources: dict[int, str], shown: int | None = None) -> dict[str, Any]:
+    """Rank ``shown``'s report (the lowest rank's by default) with ``ranks``: every rank's compiles, the straggler and
+    the first divergence."""
+    ranks = sorted(reports)
+    if not ranks:
+        raise ValueError("no rank to merge")
+    shown_rank = ranks[0] if shown is None else shown
+    totals = {r: sum(f["compile_time_s"] or 0.0 for f in reports[r]["frames"]) for r in ranks}
+    straggler = max(ranks, key=lambda r: totals[r]) if len(ranks) > 1 else None
+    out = dict(reports[shown_rank])
+    out["ranks"] = {
+        "world_size": len(ranks),
+        "shown_rank": shown_rank,
+        "ranks": [
+            {
+                "rank": r,
+                "source": sources.get(r, ""),
+                "compiles": rank_compiles(reports[r]),
+                "compile_s": round(totals[r], 6),
+                "straggler": r == straggler,
+            }
+            for r in ranks
+        ],
+        "divergence": first_divergence(reports),
+    }
+    return out

@@ -1,0 +1,445 @@
+"""A ``CompileReport`` from the events of one structured-trace log (one process: one rank).
+
+One builder per pane, the live collectors' own where a live run reads the same thing:
+- frames: ``compilation_metrics`` (Dynamo's record of every compile: code, fail type and reason, time), else the
+  ``dynamo_start`` stack of a compile that never finished; the status by ``links.frame_status``;
+- bytecode: a resume function's ``*_ORIGINAL_BYTECODE`` / ``*_MODIFIED_BYTECODE`` listings
+  (``bytecode.rows_from_listing``); a top-level frame's are not in a trace (``trace.missing`` says so);
+- Dynamo graphs: ``dynamo_output_graph`` (its readable code: ``aot_graphs.parse_readable``); AOT graphs
+  (``aot_graphs.add_aot_graphs``) and inductor's output code (``output_code.add_output_code``) as live;
+- guards: ``dynamo_cpp_guards_str``, the guard tree ``TORCH_LOGS=guards`` prints (``guards.parse_tree``);
+- graph breaks: ``dynamo_graph_break_reason`` (``graph_breaks.add_graph_breaks``);
+- recompiles: ``recompile_reasons`` (``recompiles.split_reasons``), else the metrics' ``recompile_reason``;
+- dynamic shapes: ``create_symbol``, ``symbolic_shape_specialization``, ``guard_added`` / ``guard_added_fast``;
+- compile phases: ``chromium_event`` (``timings.phase_trees``); caches: ``fx_graph_cache_*``, ``aotautograd_cache_*``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ..bytecode import rows_from_listing
+from ..collectors.aot_graphs import add_aot_graphs, parse_readable
+from ..collectors.graph_breaks import add_graph_breaks
+from ..collectors.guards import MAX_GUARDS_PER_FRAME, MAX_TREE_CHARS, parse_tree, rows_from_tree
+from ..collectors.links import frame_status
+from ..collectors.output_code import PAYLOADS as OUTPUT_CODE_EVENTS
+from ..collectors.output_code import add_output_code
+from ..collectors.recompiles import split_reasons
+from ..collectors.timings import Event, phase_trees
+from ..events import TraceEvent
+from ..model import (
+    CacheDecision,
+    CodeInfo,
+    CompileReport,
+    Frame,
+    ShapeGuard,
+    Symbol,
+    TraceLogFile,
+    TraceMissing,
+    TraceSource,
+)
+from .reader import TraceLog, read_events
+
+__all__ = ["PAYLOAD_EVENTS", "keep_payload", "report_from_events", "report_from_log"]
+
+_RESUME_PREFIX = "torch_dynamo_resume_in_"
+_BYTECODE = re.compile(r"^artifact:(?P<code>.+)_(?P<which>ORIGINAL|MODIFIED)_BYTECODE$")
+_CACHE = re.compile(r"^artifact:(?P<cache>fx_graph|aotautograd)_cache_(?P<status>hit|miss|bypass)$")
+
+#: the events whose payload a pane reads; every other payload is skipped while reading (a multi-GB log)
+PAYLOAD_EVENTS = frozenset(
+    {
+        "dynamo_output_graph",
+        "dynamo_cpp_guards_str",
+        "chromium_event",
+        "artifact:dynamo_graph_break_reason",
+        "artifact:recompile_reasons",
+        "artifact:torch_version",
+        "aot_joint_graph",
+        "aot_forward_graph",
+        "aot_backward_graph",
+        "aot_inference_graph",
+        *OUTPUT_CODE_EVENTS,
+    }
+)
+
+#: what a captured run shows that no structured trace holds
+_BYTECODE_MISSING = TraceMissing(
+    pane="original-bytecode",
+    what="the original and modified bytecode of a top-level frame (a resume function's are in the trace)",
+    why="torch writes only the bytecode of the resume functions it generates to TORCH_TRACE; run the script with "
+    "dynamo-explorer run to see every frame's",
+)
+_NO_BYTECODE = TraceMissing(
+    pane="original-bytecode",
+    what="the original and modified bytecode of every frame",
+    why="the torch that wrote this trace writes no bytecode to it (torch 2.12 and later write a resume function's); "
+    "run the script with dynamo-explorer run to see every frame's",
+)
+_ALWAYS_MISSING = (
+    TraceMissing(
+        pane="guards",
+        what="every failing guard of a recompile (expected vs actual); the trace names the first",
+        why="Dynamo's recompile_reasons artifact holds the first failing guard of each cache entry; dynamo-explorer run "
+        "evaluates every guard",
+    ),
+    TraceMissing(
+        pane="profile",
+        what="run time: calls, hits and time per graph",
+        why="a structured trace records compiles only; dynamo-explorer run --profile measures the run",
+    ),
+)
+
+
+def keep_payload(name: str) -> bool:
+    """Is the payload of an event named ``name`` read by a pane?"""
+    return name in PAYLOAD_EVENTS or _BYTECODE.match(name) is not None or _CACHE.match(name) is not None
+
+
+def report_from_log(log: TraceLog) -> CompileReport:
+    """The report of one log file, read in one streaming pass (``log.stats`` filled)."""
+    events = list(read_events(log, keep_payload))
+    source = TraceLogFile(
+        path=log.path,
+        rank=log.rank,
+        lines=log.stats.lines,
+        records=log.stats.records,
+        skipped=log.stats.skipped,
+        bytes=log.stats.bytes,
+    )
+    return report_from_events(events, source)
+
+
+def report_from_events(events: list[TraceEvent], source: TraceLogFile) -> CompileReport:
+    metrics = _metrics(events)
+    versions = _versions(events, metrics)
+    report = CompileReport(
+        torch_version=versions[0],
+        python_version=versions[1],
+        device=_device(events),
+        backend=_backend(events),
+        options={
+            "backend": _backend(events),
+            "mode": None,
+            "dynamic": None,
+            "fullgraph": False,
+            "scope": "trace",
+            "recompile_limit": _recompile_limit(metrics),
+        },
+        scope="trace",
+        scope_reason=f"read from the structured trace {source.path}"
+        + (f" (rank {source.rank})" if source.rank is not None else "")
+        + ": nothing was run here; every pane shows what the trace records",
+        cell={"filename": source.path, "source": ""},
+    )
+    has_bytecode = any(_BYTECODE.match(ev.name) for ev in events)
+    missing = [_BYTECODE_MISSING if has_bytecode else _NO_BYTECODE, *_ALWAYS_MISSING]
+    report.trace = TraceSource(logs=[source], rank=source.rank, missing=missing)
+    _frames(report, events, metrics)
+    _bytecode(report, events)
+    _dynamo_graphs(report, events)
+    add_aot_graphs(report, events)
+    add_output_code(report, [ev for ev in events if ev.name in OUTPUT_CODE_EVENTS])
+    _guards(report, events)
+    records = [(ev.compile_id, ev.payload) for ev in events if ev.name == "artifact:dynamo_graph_break_reason" and ev.payload]
+    add_graph_breaks(report, [(cid, text) for cid, text in records if text is not None], cell="")
+    _recompiles(report, events, metrics)
+    _shapes(report, events)
+    _phases(report, events)
+    report.trace.caches = _caches(events)
+    _link_graphs(report)
+    for frame in report.frames:
+        frame.status = frame_status(frame, report)
+        if frame.status == "error":
+            first = (frame.fail_reason or "").strip().splitlines()
+            report.diagnose(
+                "compile_failed",
+                f"[{frame.compile_id}] {frame.code.name}: {frame.fail_type}: {first[0] if first else ''}",
+                frame.compile_id,
+            )
+    report.timings = {"wall_s": 0.0, "compile_s": sum(f.compile_time_s or 0.0 for f in report.frames), "capture_s": 0.0}
+    return report
+
+
+def _metrics(events: Iterable[TraceEvent]) -> dict[str, dict[str, Any]]:
+    """Each forward compile's ``compilation_metrics``, by the compile id it names (the last record of an id wins;
+    the record's own envelope may carry another frame's ids)."""
+    out: dict[str, dict[str, Any]] = {}
+    for ev in events:
+        if ev.name != "compilation_metrics" or not isinstance(ev.meta, dict):
+            continue
+        m = ev.meta
+        if m.get("compile_id") is None or m.get("is_runtime") or m.get("is_forward") is False:
+            continue
+        out[str(m["compile_id"])] = m
+    return out
+
+
+def _versions(events: list[TraceEvent], metrics: dict[str, dict[str, Any]]) -> tuple[str, str]:
+    torch_version = next((str(m["pytorch_version"]) for m in metrics.values() if m.get("pytorch_version")), "")
+    if not torch_version:
+        for ev in events:
+            if ev.name == "artifact:torch_version" and ev.payload:
+                with contextlib.suppress(ValueError):
+                    torch_version = str(json.loads(ev.payload).get("pytorch_version", ""))
+                break
+    python = next((str(m["python_version"]).split()[0] for m in metrics.values() if m.get("python_version")), "")
+    return torch_version or "unknown (not in the trace)", python or "unknown (not in the trace)"
+
+
+def _device(events: list[TraceEvent]) -> str:
+    for ev in events:
+        if ev.name == "describe_tensor" and isinstance(ev.meta, dict):
+            m = re.search(r"type='(\w+)'", str(ev.meta.get("device", "")))
+            if m and m.group(1) != "meta":
+                return m.group(1)
+    return "cpu"
+
+
+def _backend(events: list[TraceEvent]) -> str:
+    """The backend, as far as the trace tells: inductor wrote output code; an AOT backend wrote AOT graphs only."""
+    names = {ev.name for ev in events}
+    if "inductor_output_code" in names:
+        return "inductor"
+    if names & {"aot_forward_graph", "aot_inference_graph", "aot_joint_graph"}:
+        return "aot_eager"
+    return "eager"
+
+
+def _recompile_limit(metrics: dict[str, dict[str, Any]]) -> int | None:
+    for m in metrics.values():
+        try:
+            limit = json.loads(m.get("dynamo_config") or "{}").get("recompile_limit")
+        except ValueError:
+            continue
+        if isinstance(limit, int) and limit >= 1:
+            return limit
+    return None
+
+
+def _frames(report: CompileReport, events: list[TraceEvent], metrics: dict[str, dict[str, Any]]) -> None:
+    order: list[str] = []
+    starts: dict[str, list[dict[str, Any]]] = {}
+    attempts: dict[str, int] = {}
+    for ev in events:
+        if ev.compile_id is None:
+            continue
+        attempts[ev.compile_id] = max(attempts.get(ev.compile_id, 0), ev.attempt)
+        if ev.name == "dynamo_start" and ev.compile_id not in starts:
+            order.append(ev.compile_id)
+            stack = ev.meta.get("stack") if isinstance(ev.meta, dict) else None
+            starts[ev.compile_id] = stack if isinstance(stack, list) else []
+    order += [cid for cid in metrics if cid not in starts]
+    for cid in order:
+        m = metrics.get(cid)
+        if m is not None and m.get("co_name"):
+            name, filename, first = str(m["co_name"]), str(m.get("co_filename") or "?"), int(m.get("co_firstlineno") or 0)
+        elif starts.get(cid):
+            top = starts[cid][-1]
+            name, filename, first = str(top.get("name", "?")), str(top.get("filename", "?")), int(top.get("line") or 0)
+        else:
+            continue
+        report.frames.append(
+            Frame(
+                compile_id=cid,
+                attempt=attempts.get(cid, 0),
+                status="ok",
+                code=CodeInfo(
+                    name=name, filename=filename, firstlineno=first, is_resume=name.startswith(_RESUME_PREFIX), in_cell=False
+                ),
+                fail_type=m.get("fail_type") if m else None,
+                fail_reason=m.get("fail_reason") if m else None,
+                compile_time_s=m.get("entire_frame_compile_time_s") if m else None,
+            )
+        )
+
+
+def _bytecode(report: CompileReport, events: list[TraceEvent]) -> None:
+    for ev in events:
+        m = _BYTECODE.match(ev.name)
+        frame = report.frame(ev.compile_id) if m and ev.compile_id else None
+        if frame is None or not ev.payload or m is None:
+            continue
+        rows = rows_from_listing(ev.payload)
+        if m.group("which") == "ORIGINAL":
+            frame.original_bytecode = rows
+        else:
+            frame.modified_bytecode = rows
+
+
+def _link_graphs(report: CompileReport) -> None:
+    """A resume function's ``__compiled_fn_*`` globals -> its Dynamo graph (the links collector's rule, for the frames
+    whose modified bytecode the trace holds)."""
+    for frame in report.frames:
+        graphs = [g for g in frame.graph_ids if report.graphs[g].kind == "dynamo"]
+        names: list[str] = []
+        for ins in frame.modified_bytecode:
+            if ins.ref is not None and ins.ref.kind == "compiled_fn":
+                if ins.ref.name not in names:
+                    names.append(ins.ref.name)
+                i = names.index(ins.ref.name)
+                if i < len(graphs):
+                    ins.ref.graph_id = graphs[i]
+                    report.graphs[graphs[i]].name = ins.ref.name
+
+
+def _dynamo_graphs(report: CompileReport, events: list[TraceEvent]) -> None:
+    last: dict[str, TraceEvent] = {}
+    for ev in events:  # a restarted compile traces again: its last attempt's graph is the one compiled
+        if ev.name == "dynamo_output_graph" and ev.compile_id is not None and ev.payload:
+            last[ev.compile_id] = ev
+    for cid, ev in last.items():
+        assert ev.payload is not None
+        report.add_graph(compile_id=cid, kind="dynamo", nodes=parse_readable(ev.payload), code=ev.payload)
+
+
+def _guards(report: CompileReport, events: list[TraceEvent]) -> None:
+    trees = {ev.compile_id: ev.payload for ev in events if ev.name == "dynamo_cpp_guards_str" and ev.compile_id and ev.payload}
+    for frame in report.frames:
+        tree = trees.get(frame.compile_id)
+        if not tree:
+            continue
+        # the tree as TORCH_LOGS=guards prints it (what a live run keeps); the trace adds the guards' measured latency
+        head, sep, tail = tree.strip().rpartition("\n\nGuard latency = ")
+        tree = head if sep else tail
+        rows = rows_from_tree(parse_tree(tree, frame.code.filename))
+        if len(rows) > MAX_GUARDS_PER_FRAME:
+            report.diagnose(
+                "truncated",
+                f"[{frame.compile_id}] {frame.code.name}: kept {MAX_GUARDS_PER_FRAME} of {len(rows)} guards; "
+                "the log holds all of them (its dynamo_cpp_guards_str)",
+                frame.compile_id,
+            )
+            rows = rows[:MAX_GUARDS_PER_FRAME]
+        if len(tree) > MAX_TREE_CHARS:
+            cut = tree.rfind("\n", 0, MAX_TREE_CHARS)
+            report.diagnose(
+                "truncated",
+                f"[{frame.compile_id}] {frame.code.name}: guard tree cut at {cut} of {len(tree)} characters; "
+                "the log holds all of it",
+                frame.compile_id,
+            )
+            tree = tree[:cut] + "\n... (truncated)"
+        frame.guards, frame.guard_tree = rows, tree
+
+
+_REASON_START = re.compile(r"^(?:!\d+/)?\d+/\d+: ", re.M)
+
+
+def _reason_items(payload: str) -> list[str]:
+    try:
+        value = json.loads(payload)
+    except ValueError:
+        value = None
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    if isinstance(value, str):
+        payload = value
+    starts = [m.start() for m in _REASON_START.finditer(payload)] or [0]
+    return [payload[a:b].strip() for a, b in zip(starts, [*starts[1:], len(payload)], strict=True)]
+
+
+def _recompiles(report: CompileReport, events: list[TraceEvent], metrics: dict[str, dict[str, Any]]) -> None:
+    for ev in events:
+        frame = report.frame(ev.compile_id) if ev.name == "artifact:recompile_reasons" and ev.compile_id else None
+        if frame is None or not ev.payload:
+            continue
+        for reason in split_reasons(_reason_items(ev.payload)):
+            reason.failures_note = "not in the trace: Dynamo's reason names the first failing guard of the entry"
+            frame.recompile_reasons.append(reason)
+    for frame in report.frames:
+        m = metrics.get(frame.compile_id)
+        if not frame.recompile_reasons and m and m.get("recompile_reason"):
+            for reason in split_reasons([str(m["recompile_reason"])]):
+                reason.failures_note = "not in the trace: Dynamo's reason names the first failing guard of the entry"
+                frame.recompile_reasons.append(reason)
+
+
+def _user_line(meta: dict[str, Any], filename: str) -> int | None:
+    """The innermost line of the event's user stack in the frame's own file."""
+    lines = [fr.get("line") for fr in meta.get("user_stack") or [] if isinstance(fr, dict) and fr.get("filename") == filename]
+    return next((int(x) for x in reversed(lines) if x), None)
+
+
+def _shapes(report: CompileReport, events: list[TraceEvent]) -> None:
+    files = {f.compile_id: f.code.filename for f in report.frames}
+    symbols: dict[tuple[str, str], Symbol] = {}
+    seen: set[tuple[str, str]] = set()
+    for ev in events:
+        meta = ev.meta if isinstance(ev.meta, dict) else None
+        cid = ev.compile_id
+        if meta is None or cid is None:
+            continue
+        filename = files.get(cid, "")
+        if ev.name == "create_symbol":
+            row = Symbol(
+                compile_id=cid,
+                symbol=str(meta.get("symbol", "")),
+                source=str(meta.get("source", "")),
+                value=str(meta.get("val", "")),
+                range=str(meta.get("vr", "")),
+                line=_user_line(meta, filename),
+            )
+            if (cid, row.symbol) in symbols:  # a restarted attempt creates its symbols again
+                report.symbols.remove(symbols[cid, row.symbol])
+            symbols[cid, row.symbol] = row
+            report.symbols.append(row)
+        elif ev.name == "symbolic_shape_specialization":
+            found = symbols.get((cid, str(meta.get("symbol", ""))))
+            if found is not None:
+                found.specialized_to = str(meta.get("value"))
+                found.specialization_reason = meta.get("reason")
+                found.line = _user_line(meta, filename) or found.line
+        elif ev.name in ("guard_added", "guard_added_fast") and (cid, str(meta.get("expr"))) not in seen:
+            seen.add((cid, str(meta.get("expr"))))
+            report.shape_guards.append(
+                ShapeGuard(compile_id=cid, expr=str(meta.get("expr", "")), line=_user_line(meta, filename))
+            )
+
+
+def _phases(report: CompileReport, events: list[TraceEvent]) -> None:
+    timed: list[Event] = []
+    for ev in events:
+        if ev.name != "chromium_event" or not ev.payload:
+            continue
+        try:
+            e = json.loads(ev.payload)
+        except ValueError:
+            continue
+        args = e.get("args") or {}
+        cid = args.get("compile_id")
+        if e.get("ph") in ("B", "E", "i") and isinstance(e.get("ts"), (int, float)):
+            cid = None if cid in (None, "None") else str(cid)
+            timed.append((e["ph"], str(e.get("name", "")), int(e["ts"] * 1000), cid, args.get("fn_name"), int(e.get("tid") or 0)))
+    trees = phase_trees(timed)
+    for frame in report.frames:
+        frame.phases = trees.get(frame.compile_id, [])
+
+
+def _caches(events: list[TraceEvent]) -> list[CacheDecision]:
+    out = []
+    for ev in events:
+        m = _CACHE.match(ev.name)
+        if m is None:
+            continue
+        try:
+            info = json.loads(ev.payload) if ev.payload else {}
+        except ValueError:
+            info = {}
+        info = info if isinstance(info, dict) else {}
+        reason = info.get("reason") or info.get("cache_bypass_reason") or info.get("cache_bypass_hard_reason")
+        out.append(
+            CacheDecision(
+                compile_id=ev.compile_id,
+                cache=m.group("cache"),
+                status=m.group("status"),
+                key=str(info["key"]) if info.get("key") else None,
+                reason=str(reason) if reason else None,
+            )
+        )
+    return out

@@ -1,0 +1,71 @@
+"""The static view's ranks section: several ranks' compiles side by side and their first divergence (``report.ranks``).
+
+A ranks × compile-ids table (each cell the compile's status, and its cache decisions when a trace gave them; a rank
+that did not compile an id shows ``missing``), each rank's compile seconds with the straggler marked, and the first
+divergence: what differs on which ranks, and its cause (the guard that failed, the diff of the two graphs). Every
+string from the report goes through ``_e`` (``html.escape`` with quotes: [Note: escaping] in static_html.py).
+
+Contents: ``ranks_section(report) -> str`` (part of the header section) and ``RANKS_CSS``.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+__all__ = ["RANKS_CSS", "ranks_section"]
+
+RANKS_CSS = (
+    ".dx-ranks td.dx-missing{color:#b00}.dx-ranks td.dx-diverge{outline:2px solid #d60}"
+    ".dx-divergence{border-left:3px solid #d60;padding:2px 6px;margin:4px 0}"
+    ".dx-divergence pre{max-height:20em;overflow:auto;font-size:11px}"
+)
+
+
+def _e(value: Any) -> str:
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def ranks_section(report: dict[str, Any]) -> str:
+    view = report.get("ranks")
+    if not view:
+        return ""
+    ranks = view.get("ranks") or []
+    order: list[str] = []
+    for r in ranks:
+        for c in r.get("compiles") or []:
+            if c["compile_id"] not in order:
+                order.append(c["compile_id"])
+    div = view.get("divergence")
+    odd = set(div["ranks"]) if div else set()
+    head = "".join(f"<th>[{_e(cid)}]</th>" for cid in order)
+    rows = []
+    for r in ranks:
+        by_id = {c["compile_id"]: c for c in r.get("compiles") or []}
+        cells = []
+        for cid in order:
+            c = by_id.get(cid)
+            mark = " dx-diverge" if div and cid == div.get("compile_id") and r["rank"] in odd else ""
+            if c is None:
+                cells.append(f'<td class="dx-missing{mark}">missing</td>')
+            else:
+                cache = f" · {_e(c['cache'])}" if c.get("cache") else ""
+                cells.append(
+                    f'<td class="{mark.strip()}" title="graph {_e(c.get("graph") or "none")}">{_e(c["status"])}{cache}</td>'
+                )
+        straggler = " (straggler)" if r.get("straggler") else ""
+        rows.append(
+            f"<tr><td>rank {_e(r['rank'])}</td><td>{float(r.get('compile_s') or 0):.2f} s{straggler}</td>{''.join(cells)}</tr>"
+        )
+    table = f'<table class="dx-ranks"><tr><th>rank</th><th>compile</th>{head}</tr>{"".join(rows)}</table>'
+    if div:
+        detail = f"<pre>{_e(div['detail'])}</pre>" if div.get("detail") else ""
+        verdict = f'<div class="dx-divergence"><b>First divergence</b> ({_e(div["kind"])}): {_e(div["summary"])}{detail}</div>'
+    else:
+        verdict = (
+            '<div class="dx-meta">Every rank compiled alike: the same compile ids, graphs, breaks and cache decisions.</div>'
+        )
+    return (
+        f"<h4>Ranks ({_e(view.get('world_size'))}; this report is rank {_e(view.get('shown_rank'))}'s)</h4>"
+        f"<style>{RANKS_CSS}</style>{verdict}{table}"
+    )

@@ -1,0 +1,254 @@
+"""Issue 25 items 2-4: real torchrun jobs (gloo, 2 processes on this CPU), read back rank by rank and side by side.
+
+- A plain ``torchrun`` job with ``TORCH_TRACE`` and nothing of ours, opened afterwards: rank 1 alone gets a new
+  shape, so rank 1 alone recompiles ``[0/1]``; the first divergence names it and the guard that failed there.
+- ``dynamo-explorer run --nproc 2`` on a DDP training step with small buckets, and on an FSDP2 (``fully_shard``)
+  step, with ``TORCH_TRACE`` set too: every rank's report names exactly the compile ids of that rank's own
+  ``compilation_metrics``, and the ranks compile alike.
+- ``run --nproc 2`` on a step that takes a rank-dependent branch: the same compile id traces another graph on
+  rank 1, and the divergence holds the diff of the two graphs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler.schema import validate_report
+from compiler.trace import read_trace, trace_report
+from kernel_ext.static_html import render
+
+REPO = Path(__file__).resolve().parents[2]
+
+SHAPE_ON_ONE_RANK = """\
+import torch
+import torch.distributed as dist
+
+dist.init_process_group("gloo")
+rank = dist.get_rank()
+
+
+def step(x):
+    return (x.sin() * 2).sum()
+
+
+cstep = torch.compile(step, backend="eager")
+cstep(torch.randn(4))
+cstep(torch.randn(4 if rank == 0 else 6))  # rank 1 alone: a new shape
+t = torch.ones(1)
+dist.all_reduce(t)
+dist.destroy_process_group()
+"""
+
+DDP_STEP = """\
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+dist.init_process_group("gloo")
+torch.manual_seed(0)
+model = torch.nn.Sequential(
+    torch.nn.Linear(16, 512),
+    torch.nn.ReLU(),
+    torch.nn.Linear(512, 512),
+    torch.nn.ReLU(),
+    torch.nn.Linear(512, 512),
+    torch.nn.ReLU(),
+    torch.nn.Linear(512, 4),
+)
+# 1 MB buckets (the least DDPOptimizer takes: its first bucket is c10d's 1 MB) over 2 MB of weights
+ddp = DDP(model, bucket_cap_mb=1)
+opt = torch.optim.SGD(ddp.parameters(), lr=0.1)
+
+
+def train_step(x):
+    loss = ddp(x).square().mean()
+    loss.backward()
+    return loss
+
+
+loss = train_step(torch.randn(8, 16))
+opt.step()
+print("loss", round(float(loss), 4))
+dist.destroy_process_group()
+"""
+
+FSDP2_STEP = """\
+import torch
+import torch.distributed as dist
+from torch.distributed.device_mesh import init_device_mesh
+from torch.distributed.fsdp import fully_shard
+
+dist.init_process_group("gloo")
+mesh = init_device_mesh("cpu", (dist.get_world_size(),))
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4))
+for layer in model:
+    if isinstance(layer, torch.nn.Linear):
+        fully_shard(layer, mesh=mesh)
+fully_shard(model, mesh=mesh)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def train_step(x):
+    loss = model(x).square().mean()
+    loss.backward()
+    return loss
+
+
+loss = train_step(torch.randn(8, 16))
+opt.step()
+print("loss", round(float(loss), 4))
+dist.destroy_process_group()
+"""
+
+RANK_BRANCH = """\
+import torch
+import torch.distributed as dist
+
+dist.init_process_group("gloo")
+rank = dist.get_rank()
+
+
+def step(x):
+    y = x.cos() * 2
+    if rank == 1:  # a rank-dependent branch: another graph on rank 1
+        y = y + 1
+    return y.sum()
+
+
+out = step(torch.randn(4))
+dist.destroy_process_group()
+"""
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("TORCH_TRACE", "RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT")}
+    env["OMP_NUM_THREADS"] = "1"
+    return env
+
+
+def _metrics_ids(log: str) -> list[str]:
+    ids = []
+    for line in Path(log).read_text().splitlines():
+        if '{"compilation_metrics"' in line:
+            m = json.loads(line[line.index("{") :])["compilation_metrics"]
+            if m.get("is_forward") is not False and not m.get("is_runtime"):
+                ids.append(m["compile_id"])
+    return ids
+
+
+def _write(tmp: Path, name: str, text: str) -> Path:
+    path = tmp / name
+    path.write_text(text)
+    return path
+
+
+def test_a_plain_torchrun_trace_opens_rank_by_rank_and_names_the_rank_that_recompiled(tmp_path: Path) -> None:
+    script, trace = _write(tmp_path, "job.py", SHAPE_ON_ONE_RANK), tmp_path / "trace"
+    done = subprocess.run(
+        [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2", str(script)],
+        cwd=tmp_path,
+        env={**_env(), "TORCH_TRACE": str(trace)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    opened = read_trace([str(trace)])
+    assert [o.log.rank for o in opened] == [0, 1]
+    for o in opened:  # each rank's report names exactly that rank's compile ids
+        validate_report(o.report)
+        assert [f["compile_id"] for f in o.report["frames"]] == _metrics_ids(o.log.path)
+    assert [f["compile_id"] for f in opened[1].report["frames"]] == ["0/0", "0/1"]
+    report = trace_report(opened)
+    validate_report(report)
+    ranks = report["ranks"]
+    assert ranks["shown_rank"] == 0 and ranks["world_size"] == 2
+    assert [[c["compile_id"] for c in r["compiles"]] for r in ranks["ranks"]] == [["0/0"], ["0/0", "0/1"]]
+    div = ranks["divergence"]
+    assert (div["kind"], div["compile_id"], div["ranks"], div["index"]) == ("compile_ids", "0/1", [1], 1)
+    assert div["summary"] == "rank 1 compiled [0/1], rank 0 did not"
+    assert "0/0: tensor 'x' size mismatch at index 0. expected 4, actual 6" in div["detail"]
+    assert trace_report(opened, rank=1)["ranks"]["shown_rank"] == 1
+    html = render(report)
+    assert "rank 1 compiled [0/1], rank 0 did not" in html and "size mismatch at index 0" in html
+    cli = subprocess.run(
+        [sys.executable, "-m", "compiler.cli", "open", str(trace)],
+        cwd=REPO,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert cli.returncode == 0, cli.stderr
+    assert "ranks: first divergence: rank 1 compiled [0/1], rank 0 did not" in cli.stdout
+
+
+def _nproc(tmp: Path, script: Path, trace: Path | None = None) -> tuple[subprocess.CompletedProcess[str], dict]:
+    out = tmp / "report.json"
+    env = _env() if trace is None else {**_env(), "TORCH_TRACE": str(trace)}
+    done = subprocess.run(
+        [sys.executable, "-m", "compiler.cli", "run", "--nproc", "2", str(script), "--backend", "eager", "--json", str(out)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    return done, json.loads(out.read_text())
+
+
+def test_run_nproc_captures_every_rank_of_a_ddp_step_as_dynamo_compiled_it(tmp_path: Path) -> None:
+    trace = tmp_path / "trace"
+    done, report = _nproc(tmp_path, _write(tmp_path, "ddp_step.py", DDP_STEP), trace)
+    validate_report(report)
+    assert done.stdout.count("loss ") == 2  # each rank's own output, as under plain torchrun
+    assert "ranks: every rank compiled alike" in done.stdout
+    ranks = report["ranks"]
+    assert ranks["divergence"] is None and ranks["world_size"] == 2
+    logs = {o.log.rank: o.log.path for o in read_trace([str(trace)])}
+    for summary in ranks["ranks"]:
+        assert [c["compile_id"] for c in summary["compiles"]] == _metrics_ids(logs[summary["rank"]]), summary["rank"]
+    assert report["graphs"] and all(r["compiles"] for r in ranks["ranks"])
+
+
+def test_run_nproc_captures_every_rank_of_an_fsdp2_step(tmp_path: Path) -> None:
+    trace = tmp_path / "trace"
+    done, report = _nproc(tmp_path, _write(tmp_path, "fsdp2_step.py", FSDP2_STEP), trace)
+    validate_report(report)
+    assert done.stdout.count("loss ") == 2
+    logs = {o.log.rank: o.log.path for o in read_trace([str(trace)])}
+    for summary in report["ranks"]["ranks"]:
+        assert summary["compiles"], summary
+        assert [c["compile_id"] for c in summary["compiles"]] == _metrics_ids(logs[summary["rank"]]), summary["rank"]
+    assert report["ranks"]["divergence"] is None, report["ranks"]["divergence"]
+
+
+def test_run_nproc_shows_the_graph_a_rank_dependent_branch_changes(tmp_path: Path) -> None:
+    done, report = _nproc(tmp_path, _write(tmp_path, "branch.py", RANK_BRANCH))
+    div = report["ranks"]["divergence"]
+    assert (div["kind"], div["compile_id"], div["ranks"]) == ("graph", "0/0", [1])
+    assert div["summary"] == "[0/0]: rank 1 traced another graph than rank 0"
+    assert "+        y_1: " in div["detail"] or "+ 1" in div["detail"], div["detail"]
+    assert "first divergence: [0/0]: rank 1 traced another graph than rank 0" in done.stdout
+
+
+@pytest.mark.parametrize("argv", [["--nproc", "0"]])
+def test_run_nproc_refuses_a_bad_count_in_one_line(argv: list[str], tmp_path: Path) -> None:
+    script = _write(tmp_path, "s.py", "print(1)\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "compiler.cli", "run", *argv, str(script), "--json", str(tmp_path / "r.json")],
+        cwd=REPO,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--nproc needs" in done.stderr

@@ -1,0 +1,228 @@
+"""Issue 25 item 1: a report read from torch's structured trace (``dynamo-explorer open``) tells what the live run told.
+
+One process writes both: ``TORCH_TRACE=DIR dynamo-explorer run PROGRAM.py --json live.json`` captures the program live
+and torch writes its structured trace beside it. The trace's report must name exactly the compile ids of the
+log's own ``compilation_metrics`` (Dynamo's record on that process), and pane by pane agree with the live report:
+frames and their status, Dynamo graphs' nodes, AOT graphs, inductor's output code, guards, graph breaks (type and
+user line), recompile reasons, dynamic-shape symbols. What a trace does not hold is named in ``trace.missing``.
+Then the CLI's usage errors, a gzip log, a log with torn lines, and ``open_trace`` / ``%dynamo_open``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler.schema import PANES, validate_report
+from compiler.trace import read_trace
+from kernel_ext.open_trace import TraceError, open_trace, parse_open_line
+
+REPO = Path(__file__).resolve().parents[2]
+
+PROGRAM = """\
+import torch
+
+
+def f(x, n):
+    y = torch.sin(x) * 2
+    print("break")
+    if n > 2:
+        y = y + 1
+    return y.cos()
+
+
+cf = torch.compile(f, backend="aot_eager")
+cf(torch.randn(4), 3)
+cf(torch.randn(5), 3)
+cf(torch.randn(6), 1)
+
+
+def g(a):
+    return (a @ a.T).relu()
+
+
+cg = torch.compile(g)
+cg(torch.randn(8, 8, requires_grad=True)).sum().backward()
+"""
+
+
+@pytest.fixture(scope="module")
+def traced(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    tmp = tmp_path_factory.mktemp("traced")
+    program, trace_dir, live = tmp / "program.py", tmp / "trace", tmp / "live.json"
+    program.write_text(PROGRAM)
+    proc = subprocess.run(
+        [sys.executable, "-m", "compiler.cli", "run", str(program), "--json", str(live)],
+        cwd=REPO,
+        env={**_env(), "TORCH_TRACE": str(trace_dir)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    [opened] = read_trace([str(trace_dir)])
+    return {"dir": trace_dir, "tmp": tmp, "live": json.loads(live.read_text()), "trace": opened.report, "log": opened.log}
+
+
+def _env() -> dict[str, str]:
+    import os
+
+    env = dict(os.environ)
+    env.pop("TORCH_TRACE", None)
+    return env
+
+
+def _metrics_ids(log_path: str) -> list[str]:
+    """The compile ids of the log's own forward ``compilation_metrics`` records, read with nothing of ours."""
+    ids = []
+    for line in Path(log_path).read_text().splitlines():
+        if '{"compilation_metrics"' in line:
+            m = json.loads(line[line.index("{") :])["compilation_metrics"]
+            if m.get("is_forward") is not False and not m.get("is_runtime"):
+                ids.append(m["compile_id"])
+    return ids
+
+
+def test_the_report_validates_and_names_dynamos_compile_ids(traced: dict) -> None:
+    report = traced["trace"]
+    validate_report(report)
+    assert report["scope"] == "trace"
+    assert [d for d in report["diagnostics"] if d["kind"] == "schema_mismatch"] == []
+    assert sorted(f["compile_id"] for f in report["frames"]) == sorted(_metrics_ids(traced["log"].path))
+    assert [f["compile_id"] for f in report["frames"]] == [f["compile_id"] for f in traced["live"]["frames"]]
+    assert report["trace"]["logs"][0]["skipped"] == 0
+    assert {m["pane"] for m in report["trace"]["missing"]} <= set(PANES)
+
+
+def test_each_frame_tells_what_the_live_run_told(traced: dict) -> None:
+    live = {f["compile_id"]: f for f in traced["live"]["frames"]}
+    for frame in traced["trace"]["frames"]:
+        cid = frame["compile_id"]
+        want = live[cid]
+        assert (frame["status"], frame["code"]["name"], frame["code"]["firstlineno"]) == (
+            want["status"],
+            want["code"]["name"],
+            want["code"]["firstlineno"],
+        ), cid
+        assert [(b["gb_type"], b["line"], b["gb_id"]) for b in frame["graph_breaks"]] == [
+            (b["gb_type"], b["line"], b["gb_id"]) for b in want["graph_breaks"]
+        ], cid
+        assert [(r["failed_compile_id"], r["reason"]) for r in frame["recompile_reasons"]] == [
+            (r["failed_compile_id"], r["reason"]) for r in want["recompile_reasons"]
+        ], cid
+        assert frame["guards"], cid
+        # the same tree; the live run reads it after the calls, when Dynamo has moved the managers that failed first
+        assert sorted(frame["guard_tree"].splitlines()) == sorted(want["guard_tree"].splitlines()), cid
+        # a resume function's bytecode is in the trace (torch 2.12 on), a top-level frame's is not; the report says which
+        if want["code"]["is_resume"] and not any("every frame" in m["what"] for m in traced["trace"]["trace"]["missing"]):
+            assert [(i["offset"], i["opname"], i["argrepr"]) for i in frame["original_bytecode"]] == [
+                (i["offset"], i["opname"], i["argrepr"]) for i in want["original_bytecode"]
+            ], cid
+            assert [i["opname"] for i in frame["modified_bytecode"]] == [i["opname"] for i in want["modified_bytecode"]], cid
+        assert frame["phases"], cid
+
+
+def _graphs(report: dict) -> dict[tuple[str, str], list[list[tuple[str, str]]]]:
+    out: dict[tuple[str, str], list[list[tuple[str, str]]]] = {}
+    for g in report["graphs"]:
+        rows = [(n["name"], n["target"].split(".")[-1]) for n in g["nodes"] if n["op"] not in ("placeholder", "output")]
+        out.setdefault((g["compile_id"], g["kind"]), []).append(rows)
+    return out
+
+
+def test_graphs_and_output_code_are_the_live_runs(traced: dict) -> None:
+    trace, live = traced["trace"], traced["live"]
+    assert set(_graphs(trace)) == set(_graphs(live))
+    for key, graphs in _graphs(trace).items():
+        if key[1] != "dynamo":  # AOT graphs: the same text parsed by the same parser
+            assert graphs == _graphs(live)[key], key
+        else:  # Dynamo's graph: the same ops, read from its readable code instead of the GraphModule
+            assert [len(g) for g in graphs] == [len(g) for g in _graphs(live)[key]], key
+    assert [(c["compile_id"], c["kind"], len(c["kernels"])) for c in trace["output_code"]] == [
+        (c["compile_id"], c["kind"], len(c["kernels"])) for c in live["output_code"]
+    ]
+    assert trace["backend"] == "inductor"  # the last compile is inductor's; the trace names no backend
+    caches = {(c["cache"], c["compile_id"]) for c in trace["trace"]["caches"]}
+    assert ("fx_graph", "2/0") in caches and ("aotautograd", "2/0") in caches
+
+
+def test_dynamic_shapes_are_the_live_runs(traced: dict) -> None:
+    def symbols(report: dict) -> set[tuple[str, str, str]]:
+        return {(s["compile_id"], s["symbol"], s["source"]) for s in report["symbols"]}
+
+    assert symbols(traced["trace"]) == symbols(traced["live"]) != set()
+    assert traced["trace"]["shape_guards"]
+
+
+def test_cli_open_writes_json_and_html_and_refuses_bad_input_in_one_line(traced: dict, tmp_path: Path) -> None:
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "compiler.cli", "open", *args],
+            cwd=REPO,
+            env=_env(),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    out, page = tmp_path / "r.json", tmp_path / "r.html"
+    done = cli(str(traced["dir"]), "--json", str(out), "--html", str(page))
+    assert done.returncode == 0, done.stderr
+    assert "6 frames" in done.stdout and page.stat().st_size > 10_000
+    validate_report(json.loads(out.read_text()))
+    for args, says in (
+        ([str(tmp_path / "nowhere")], "no such file or directory"),
+        ([str(tmp_path)], "no *.log file"),
+        ([str(traced["dir"]), "--rank", "3", "--json", str(out)], "rank 3: the trace holds ranks none (one process)"),
+    ):
+        if args == [str(tmp_path)]:
+            (tmp_path / "empty").mkdir()
+            args = [str(tmp_path / "empty")]
+        bad = cli(*args)
+        assert bad.returncode == 2, bad
+        assert bad.stderr.count("\n") == 1 and says in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_gzip_log_and_a_torn_log_open(traced: dict, tmp_path: Path) -> None:
+    log = Path(traced["log"].path)
+    gz = tmp_path / (log.name + ".gz")
+    with gzip.open(gz, "wb") as fh:
+        fh.write(log.read_bytes())
+    [opened] = read_trace([str(gz)])
+    assert [f["compile_id"] for f in opened.report["frames"]] == [f["compile_id"] for f in traced["trace"]["frames"]]
+    torn = tmp_path / "torn.log"
+    text = log.read_text()
+    half = text[: text.index("\nV", len(text) // 2) + 1]  # whole records: the first half of the run
+    torn.write_text("not a trace line\n" + half + 'V1126 00:00:00.000000 1 x.py:1] {"dynamo_st')
+    [opened] = read_trace([str(torn)])
+    validate_report(opened.report)
+    assert opened.report["trace"]["logs"][0]["skipped"] == 2
+    assert opened.report["frames"]
+
+
+def test_open_trace_and_its_magic_line(traced: dict, tmp_path: Path) -> None:
+    ex = open_trace(traced["dir"])
+    assert ex.report["frames"] == traced["trace"]["frames"] and ex.value is None
+    bundle = ex._repr_mimebundle_()
+    assert "text/plain" in bundle and "text/html" in bundle
+    with pytest.raises(TraceError, match=r"rank 1: the trace holds ranks none \(one process\)"):
+        open_trace(traced["dir"], rank=1)
+    with pytest.raises(TraceError, match="needs a path"):
+        open_trace()
+    assert parse_open_line(f'"{traced["dir"]}" --rank 2') == ([str(traced["dir"])], 2)
+    with pytest.raises(TraceError, match="--rank needs a number"):
+        parse_open_line("x --rank two")
+    two = tmp_path / "two"
+    two.mkdir()
+    for rank in (0, 1):
+        shutil.copy(traced["log"].path, two / f"dedicated_log_torch_trace_rank_{rank}_x.log")
+    both = open_trace(two).report  # two ranks (the same log twice): rank 0's report, both ranks beside it, alike
+    assert both["ranks"]["shown_rank"] == 0 and both["ranks"]["divergence"] is None
+    assert [r["rank"] for r in both["ranks"]["ranks"]] == [0, 1]
+    assert open_trace(two, rank=1).report["trace"]["rank"] == 1
