@@ -47,6 +47,9 @@ def open_main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     for o in opened:
         who = f"rank {o.log.rank}" if o.log.rank is not None else "process"
         print(f"{who}: {o.log.path}: {one_line(o.report).removeprefix('dynamo: ')}")
+        if not o.report["frames"]:
+            held = o.report["trace"]["missing"][0]
+            print(f"  no torch.compile frame in it: {held['why']}")
     divergence = (report.get("ranks") or {}).get("divergence")
     if report.get("ranks"):
         print(f"ranks: {'first divergence: ' + divergence['summary'] if divergence else 'every rank compiled alike'}")

@@ -16,6 +16,7 @@ One builder per pane, the live collectors' own where a live run reads the same t
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import re
@@ -163,20 +164,36 @@ def report_from_events(events: list[TraceEvent], source: TraceLogFile) -> Compil
                 frame.compile_id,
             )
     report.timings = {"wall_s": 0.0, "compile_s": sum(f.compile_time_s or 0.0 for f in report.frames), "capture_s": 0.0}
+    if not report.frames:
+        report.trace.missing.insert(0, _no_compile(events))
     return report
+
+
+def _no_compile(events: list[TraceEvent]) -> TraceMissing:
+    """What a log without a single torch.compile frame holds instead (a torch.export run, a vLLM pass, a stub)."""
+    kinds = collections.Counter(ev.name for ev in events)
+    held = ", ".join(f"{name} ×{n}" for name, n in kinds.most_common(4)) or "no records"
+    return TraceMissing(
+        pane="frames",
+        what="a frame torch.compile compiled: the log holds none (no dynamo_start, no compilation_metrics)",
+        why=f"its records are {held}; a torch.export or a post-grad-pass log: tlparse shows those, "
+        "the explorer shows torch.compile's frames",
+    )
 
 
 def _metrics(events: Iterable[TraceEvent]) -> dict[str, dict[str, Any]]:
     """Each forward compile's ``compilation_metrics``, by the compile id it names (the last record of an id wins;
-    the record's own envelope may carry another frame's ids)."""
+    the record's own envelope may carry another frame's ids; torch before 2.4 named none in the record: then the
+    envelope's)."""
     out: dict[str, dict[str, Any]] = {}
     for ev in events:
         if ev.name != "compilation_metrics" or not isinstance(ev.meta, dict):
             continue
         m = ev.meta
-        if m.get("compile_id") is None or m.get("is_runtime") or m.get("is_forward") is False:
+        cid = m.get("compile_id") if "compile_id" in m else ev.compile_id
+        if cid is None or m.get("is_runtime") or m.get("is_forward") is False:
             continue
-        out[str(m["compile_id"])] = m
+        out[str(cid)] = m
     return out
 
 

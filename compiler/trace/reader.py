@@ -105,9 +105,9 @@ def read_events(log: TraceLog, keep: Callable[[str], bool] = lambda name: True) 
         for line in fh:
             stats.lines += 1
             stats.bytes += len(line)
-            if line.startswith("\t"):
+            if line.startswith("\t") or not line.strip():  # a payload line (one a tool stripped to nothing too)
                 if pending is not None and pending[1] is not None:
-                    pending[1].append(line[1:].rstrip("\n"))
+                    pending[1].append(line[1:].rstrip("\n") if line.startswith("\t") else "")
                 continue
             if pending is not None:
                 ev = finish()

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from compiler.cli import main as cli_main
 from compiler.schema import PANES, validate_report
 from compiler.trace import read_trace
 from kernel_ext.open_trace import TraceError, open_trace, parse_open_line
@@ -160,33 +161,31 @@ def test_dynamic_shapes_are_the_live_runs(traced: dict) -> None:
     assert traced["trace"]["shape_guards"]
 
 
-def test_cli_open_writes_json_and_html_and_refuses_bad_input_in_one_line(traced: dict, tmp_path: Path) -> None:
-    def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "compiler.cli", "open", *args],
-            cwd=REPO,
-            env=_env(),
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-
+def test_cli_open_writes_json_and_html_and_refuses_bad_input_in_one_line(
+    traced: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out, page = tmp_path / "r.json", tmp_path / "r.html"
-    done = cli(str(traced["dir"]), "--json", str(out), "--html", str(page))
+    done = subprocess.run(  # the console entry point, once
+        [sys.executable, "-m", "compiler.cli", "open", str(traced["dir"]), "--json", str(out), "--html", str(page)],
+        cwd=REPO,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert "6 frames" in done.stdout and page.stat().st_size > 10_000
     validate_report(json.loads(out.read_text()))
-    for args, says in (
+    (tmp_path / "empty").mkdir()
+    for args, says in (  # the refusals in this process: compiler.cli.main, what the entry point calls
         ([str(tmp_path / "nowhere")], "no such file or directory"),
-        ([str(tmp_path)], "no *.log file"),
+        ([str(tmp_path / "empty")], "no *.log file"),
         ([str(traced["dir"]), "--rank", "3", "--json", str(out)], "rank 3: the trace holds ranks none (one process)"),
     ):
-        if args == [str(tmp_path)]:
-            (tmp_path / "empty").mkdir()
-            args = [str(tmp_path / "empty")]
-        bad = cli(*args)
-        assert bad.returncode == 2, bad
-        assert bad.stderr.count("\n") == 1 and says in bad.stderr and "Traceback" not in bad.stderr
+        capsys.readouterr()
+        assert cli_main(["open", *args]) == 2, args
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and says in err and "Traceback" not in err
 
 
 def test_a_gzip_log_and_a_torn_log_open(traced: dict, tmp_path: Path) -> None:
@@ -226,3 +225,40 @@ def test_open_trace_and_its_magic_line(traced: dict, tmp_path: Path) -> None:
     assert both["ranks"]["shown_rank"] == 0 and both["ranks"]["divergence"] is None
     assert [r["rank"] for r in both["ranks"]["ranks"]] == [0, 1]
     assert open_trace(two, rank=1).report["trace"]["rank"] == 1
+
+
+OLD_FAILURE = """\
+V0404 09:04:28.543000 1 torch/_logging/structured.py:19] {"str": ["/src/test_misc.py", 0]}
+V0404 09:04:28.543000 1 torch/_dynamo/convert_frame.py:672] {"dynamo_start": {"stack": [{"line": 9589, "name": "fn", "filename": 0}]}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0}
+V0404 09:04:28.553000 1 torch/_dynamo/utils.py:685] {"compilation_metrics": {"co_name": "fn", "co_filename": "/src/test_misc.py", "co_firstlineno": 9589, "fail_type": "<class 'torch._dynamo.exc.BackendCompilerFailed'>", "fail_reason": "backend='broken_backend' raised:\\nRuntimeError: broken backend"}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0}
+"""
+
+EXPORT_ONLY = """\
+V1125 10:00:00.000000 1 torch/_export/__init__.py:1] {"exported_program": {}, "has_payload": "0"}
+\tExportedProgram:
+\t    class GraphModule(torch.nn.Module):
+
+\t        def forward(self, a):
+V1125 10:00:00.000000 1 torch/fx/experimental/symbolic_shapes.py:1] {"create_unbacked_symbol": {"symbol": "u0"}}
+"""
+
+
+def test_an_old_torchs_failure_and_a_log_without_a_compile(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Records as torch wrote them before 2.4 (the compile id only in the envelope) and a torch.export log (no
+    torch.compile frame; a payload whose blank line lost its tab, as tlparse's own test inputs have)."""
+    old, export = tmp_path / "old.log", tmp_path / "export.log"
+    old.write_text(OLD_FAILURE)
+    export.write_text(EXPORT_ONLY)
+    [opened] = read_trace([str(old)])
+    validate_report(opened.report)
+    [frame] = opened.report["frames"]
+    assert (frame["compile_id"], frame["status"], frame["code"]["name"]) == ("0/0", "error", "fn")
+    assert [d["kind"] for d in opened.report["diagnostics"]] == ["compile_failed"]
+    [opened] = read_trace([str(export)])
+    validate_report(opened.report)
+    assert opened.report["trace"]["logs"][0]["skipped"] == 0 and opened.report["frames"] == []
+    assert opened.report["trace"]["missing"][0]["pane"] == "frames"
+    capsys.readouterr()
+    assert cli_main(["open", str(export)]) == 0
+    said = capsys.readouterr().out
+    assert "0 frames" in said and "no torch.compile frame in it: its records are exported_program ×1" in said

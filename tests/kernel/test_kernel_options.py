@@ -250,7 +250,8 @@ def test_cli_and_magic_share_every_option_spelling():
     cli = build_parser()
     run = cli._subparsers._group_actions[0].choices["run"]
     magic = DynamoMagics.dynamo.parser
-    own = {"cli": {"-h", "--help", "--json"}, "magic": {"--out", "--quiet", "--strict"}}
+    # the CLI's own: --json, and --nproc (a script's ranks under torchrun; a cell runs in the kernel's one process)
+    own = {"cli": {"-h", "--help", "--json", "--nproc"}, "magic": {"--out", "--quiet", "--strict"}}
     assert _flags(run) - own["cli"] == _flags(magic) - own["magic"]
     declared = {o.flag for o in OPTIONS + OUTPUTS} | {f"--no-{o.flag[2:]}" for o in OPTIONS if o.negatable}
     assert _flags(magic) - own["magic"] == declared and {"--dynamic", "--no-dynamic"} <= declared
