@@ -65,7 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, who: str = "") -> int:
+    """``who``: what the summary line starts with (``rank 1: `` for a rank of ``run --nproc``, whose ranks write to one
+    terminal at once: the line is written in one piece)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "open":
@@ -153,7 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         write_report(run.report, args.json)
     if not watched.at_line_start:
         print()  # the script's last line had no newline: the summary starts a line of its own
-    print(one_line(run.report))
+    sys.stdout.write(f"{who}{one_line(run.report)}\n")  # one write: the ranks of --nproc share a terminal
+    sys.stdout.flush()
     status = 0
     if args.html is not None:
         from kernel_ext.export import ExportError, write_html, written

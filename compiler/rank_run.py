@@ -12,4 +12,4 @@ from .cli import main
 if __name__ == "__main__":
     outdir, *rest = sys.argv[1:]
     rank = int(os.environ.get("RANK", "0"))
-    sys.exit(main(["run", *rest, "--json", os.path.join(outdir, f"rank_{rank}.json")]))
+    sys.exit(main(["run", *rest, "--json", os.path.join(outdir, f"rank_{rank}.json")], who=f"rank {rank}: "))

@@ -7,6 +7,8 @@ minor 11) holding every rank's compiles in order and ``divergence``, the first e
 
 - ``compile_ids``: one rank compiled a compile id the others did not, or in another order; when that compile is a
   recompile its cause is the guard that failed on that rank (its recompile reason);
+- ``collectives``: the same compile id issues other collectives, or in another order (``compiler/collectives.py``):
+  the order that hangs a job, or reduces the wrong tensors;
 - ``graph``: the same compile id traced into another graph (the unified diff of the two ranks' readable graphs);
 - ``graph_break``: the same compile id broke elsewhere or for another reason;
 - ``cache``: the FX-graph or AOTAutograd cache hit on one rank and missed on another (a trace's decisions);
@@ -24,6 +26,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .collectives import collectives, describe, first_mismatch, signature
+
 __all__ = ["first_divergence", "merge", "rank_compiles"]
 
 _FILE_COMMENT = re.compile(r"^\s*# File: .*$", re.M)
@@ -38,6 +42,7 @@ class _Compile:
     graph: str  # a hash of the Dynamo graph's readable code, '' when the compile made none
     breaks: tuple[tuple[str, int | None], ...]
     caches: tuple[tuple[str, str], ...]
+    collectives: tuple[tuple[Any, ...], ...]
 
 
 def _graph_code(report: dict[str, Any], compile_id: str) -> str:
@@ -59,6 +64,7 @@ def _compiles(report: dict[str, Any]) -> list[_Compile]:
                 graph=hashlib.sha1(code.encode()).hexdigest()[:12] if code else "",
                 breaks=tuple((b["gb_type"], b["line"]) for b in f["graph_breaks"]),
                 caches=tuple(caches.get(f["compile_id"], [])),
+                collectives=tuple(signature(c) for c in collectives(report, f["compile_id"])),
             )
         )
     return out
@@ -74,6 +80,7 @@ def rank_compiles(report: dict[str, Any]) -> list[dict[str, Any]]:
             "graph": c.graph or None,
             "cache": ", ".join(f"{cache} {status}" for cache, status in c.caches) or None,
             "compile_s": times.get(c.compile_id),
+            "collectives": collectives(report, c.compile_id),
         }
         for c in _compiles(report)
     ]
@@ -128,6 +135,9 @@ def first_divergence(reports: dict[int, dict[str, Any]]) -> dict[str, Any] | Non
                 i, extra.compile_id, "compile_ids", differs, summary, _recompile_cause(reports[extra_rank], extra.compile_id)
             )
         cid = mine.compile_id
+        if mine.collectives != theirs.collectives:
+            summary, detail = _collectives_apart(reports, (ref, other), cid)
+            return _divergence(i, cid, "collectives", differs, summary, detail)
         if mine.graph != theirs.graph:
             diff = "".join(
                 difflib.unified_diff(
@@ -156,6 +166,26 @@ def first_divergence(reports: dict[int, dict[str, Any]]) -> dict[str, Any] | Non
         summary = f"[{cid}]: rank {ref} {mine.status}, rank {other} {theirs.status}"
         return _divergence(i, cid, "status", differs, summary, _recompile_cause(reports[other], cid))
     return None
+
+
+def _collectives_apart(reports: dict[int, dict[str, Any]], pair: tuple[int, int], cid: str) -> tuple[str, str]:
+    """The first collective two ranks issue differently in compile ``cid`` (a summary), and both sequences aligned."""
+    calls = {r: collectives(reports[r], cid) for r in pair}
+    found = first_mismatch(calls)
+    k = found[0] if found is not None else 0
+    longest = max(len(v) for v in calls.values())
+
+    def at(r: int, n: int) -> str:
+        return describe(calls[r][n] if n < len(calls[r]) else None)
+
+    ref, other = pair
+    summary = f"[{cid}]: collective #{k + 1} differs: rank {ref} {at(ref, k)}, rank {other} {at(other, k)}"
+    detail = (
+        "the ranks pair their collectives by position: at this one they issue different ones, so the job hangs or "
+        "reduces the wrong tensors\n"
+        + "\n".join(f"#{n + 1}: " + " | ".join(f"rank {r} {at(r, n)}" for r in pair) for n in range(longest))
+    )
+    return summary, detail
 
 
 def _divergence(

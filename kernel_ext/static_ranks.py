@@ -2,7 +2,9 @@
 
 A ranks × compile-ids table (each cell the compile's status, and its cache decisions when a trace gave them; a rank
 that did not compile an id shows ``missing``), each rank's compile seconds with the straggler marked, and the first
-divergence: what differs on which ranks, and its cause (the guard that failed, the diff of the two graphs). Every
+divergence: what differs on which ranks, and its cause (the guard that failed, the collective where they part, the
+diff of the two graphs); then each compile's collectives rank beside rank, in issue order, a rank's that differs from
+the lowest rank's marked. Every
 string from the report goes through ``_e`` (``html.escape`` with quotes: [Note: escaping] in static_html.py).
 
 Contents: ``ranks_section(report) -> str`` (part of the header section) and ``RANKS_CSS``.
@@ -12,6 +14,8 @@ from __future__ import annotations
 
 import html
 from typing import Any
+
+from compiler.collectives import describe, signature
 
 __all__ = ["RANKS_CSS", "ranks_section"]
 
@@ -67,5 +71,29 @@ def ranks_section(report: dict[str, Any]) -> str:
         )
     return (
         f"<h4>Ranks ({_e(view.get('world_size'))}; this report is rank {_e(view.get('shown_rank'))}'s)</h4>"
-        f"<style>{RANKS_CSS}</style>{verdict}{table}"
+        f"<style>{RANKS_CSS}</style>{verdict}{table}{_collectives(ranks, order)}"
     )
+
+
+def _collectives(ranks: list[dict[str, Any]], order: list[str]) -> str:
+    """One table per compile id that issues collectives: positions × ranks."""
+    out = []
+    for cid in order:
+        seqs = [next((c.get("collectives") or [] for c in r.get("compiles") or [] if c["compile_id"] == cid), []) for r in ranks]
+        longest = max((len(s) for s in seqs), default=0)
+        if not longest:
+            continue
+        rows = []
+        for i in range(longest):
+            ref = signature(seqs[0][i]) if i < len(seqs[0]) else None
+            cells = "".join(
+                f"<td{'' if (signature(s[i]) if i < len(s) else None) == ref else ' class=dx-diverge'}>"
+                f"{_e(describe(s[i] if i < len(s) else None))}</td>"
+                for s in seqs
+            )
+            rows.append(f"<tr><td>#{i + 1}</td>{cells}</tr>")
+        head = "".join(f"<th>rank {_e(r['rank'])}</th>" for r in ranks)
+        out.append(
+            f'<p class="dx-meta">[{_e(cid)}]: {longest} collective(s)</p><table class="dx-ranks"><tr><th></th>{head}</tr>{"".join(rows)}</table>'
+        )
+    return ("<p><b>Collectives, in issue order</b> (ranks pair them by position)</p>" + "".join(out)) if out else ""

@@ -29,6 +29,11 @@ export type PhaseKind =
  */
 export type GraphKind =
   'dynamo' | 'dynamo_partial' | 'aot_joint' | 'aot_forward' | 'aot_backward' | 'aot_inference';
+/**
+ * 'dynamo_partial' (minor 3): what Dynamo had traced of a frame when it raised (fullgraph=True, a data-dependent error), from the exception's partial_fx_graph; never compiled, not counted among the graphs.
+ */
+export type GraphKind1 =
+  'dynamo' | 'dynamo_partial' | 'aot_joint' | 'aot_forward' | 'aot_backward' | 'aot_inference';
 
 /**
  * Everything TorchDynamo did while one notebook cell (or script) ran under Dynamo Explorer. Hand-edited: this file is the contract. Python validates against it (compiler/schema/__init__.py) and the TypeScript types in labextension/src/schema.ts are generated from it. Names reuse Dynamo's own identifiers verbatim (compile ids '0/0', guard kinds, FX ops, graph-break types).
@@ -1917,6 +1922,36 @@ export interface RankCompile {
    */
   cache: string | null;
   compile_s: number | null;
+  /**
+   * (minor 11) The compile's collective ops in issue order.
+   */
+  collectives: Collective[];
+}
+/**
+ * (minor 11) One collective op of a compiled graph (torch.ops._c10d_functional.*, wait_tensor left out): ranks pair their collectives by position, so every rank must issue the same op, shape, dtype and arguments at each one.
+ *
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Collective".
+ */
+export interface Collective {
+  /**
+   * The op's name without its namespace, overload and in-place underscore: all_reduce, all_gather_into_tensor, reduce_scatter_tensor, all_to_all_single, broadcast, ...
+   */
+  op: string;
+  /**
+   * The shape of the op's result (sizes or symbols), when the graph records it.
+   */
+  shape: (number | string)[] | null;
+  dtype: string | null;
+  /**
+   * Its literal arguments as written in the graph: the reduce op, group name, group size ('sum', '0').
+   */
+  args: string;
+  graph: GraphKind1;
+  /**
+   * Its node's name in that graph.
+   */
+  node: string;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -1929,9 +1964,9 @@ export interface Divergence {
   index: number;
   compile_id: string | null;
   /**
-   * compile_ids: a rank compiled a compile id the lowest rank did not (or the other way), e.g. a recompile on one rank only; graph: the same compile id traced into another graph; graph_break: other breaks; cache: another cache decision; status: another outcome.
+   * compile_ids: a rank compiled a compile id the lowest rank did not (or the other way), e.g. a recompile on one rank only; collectives (minor 11): the same compile id issues other collectives or in another order (checked before the graph: the cause of a hang); graph: the same compile id traced into another graph; graph_break: other breaks; cache: another cache decision; status: another outcome.
    */
-  kind: 'compile_ids' | 'graph' | 'graph_break' | 'cache' | 'status';
+  kind: 'compile_ids' | 'collectives' | 'graph' | 'graph_break' | 'cache' | 'status';
   /**
    * The ranks that differ from the lowest rank at this compile.
    */
@@ -1975,7 +2010,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 10 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 11 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

@@ -117,7 +117,7 @@ describe('header: several ranks side by side', () => {
           source: 'rank0.log',
           compile_s: 1.5,
           straggler: false,
-          compiles: [{ compile_id: '0/0', status: 'ok', graph: 'aa', cache: null, compile_s: 1.5 }]
+          compiles: [{ compile_id: '0/0', status: 'ok', graph: 'aa', cache: null, compile_s: 1.5, collectives: [] }]
         },
         {
           rank: 1,
@@ -125,8 +125,8 @@ describe('header: several ranks side by side', () => {
           compile_s: 2.25,
           straggler: true,
           compiles: [
-            { compile_id: '0/0', status: 'ok', graph: 'aa', cache: 'fx_graph hit', compile_s: 1.0 },
-            { compile_id: '0/1', status: 'recompile', graph: 'bb', cache: null, compile_s: 1.25 }
+            { compile_id: '0/0', status: 'ok', graph: 'aa', cache: 'fx_graph hit', compile_s: 1.0, collectives: [] },
+            { compile_id: '0/1', status: 'recompile', graph: 'bb', cache: null, compile_s: 1.25, collectives: [] }
           ]
         }
       ],
@@ -153,5 +153,68 @@ describe('header: several ranks side by side', () => {
       ['rank 1', '2.25 s (straggler)', 'ok · fx_graph hit', 'recompile']
     ]);
     expect(header.querySelector('tr[data-rank="1"] td[data-compile-id="0/1"]')!.classList).toContain('jp-mod-diverges');
+    expect(header.querySelector('[data-collectives]')).toBeNull();
+  });
+
+  it("lines up each compile's collectives rank beside rank and marks where the ranks issue different ones", async () => {
+    const report = golden('toy_example');
+    const op = (args: string, node: string) => ({
+      op: 'all_reduce',
+      shape: [4],
+      dtype: 'float32',
+      args,
+      graph: 'aot_inference' as const,
+      node
+    });
+    const compile = (collectives: ReturnType<typeof op>[]) => ({
+      compile_id: '0/0',
+      status: 'ok' as const,
+      graph: 'aa',
+      cache: null,
+      compile_s: 1,
+      collectives
+    });
+    report.ranks = {
+      world_size: 2,
+      shown_rank: 0,
+      ranks: [
+        {
+          rank: 0,
+          source: 'r0.log',
+          compile_s: 1,
+          straggler: false,
+          compiles: [compile([op("'sum', '0'", 'all_reduce'), op("'max', '0'", 'all_reduce_1')])]
+        },
+        {
+          rank: 1,
+          source: 'r1.log',
+          compile_s: 1,
+          straggler: false,
+          compiles: [compile([op("'max', '0'", 'all_reduce'), op("'sum', '0'", 'all_reduce_1')])]
+        }
+      ],
+      divergence: {
+        index: 0,
+        compile_id: '0/0',
+        kind: 'collectives',
+        ranks: [1],
+        summary:
+          "[0/0]: collective #1 differs: rank 0 all_reduce(float32[4], 'sum', '0'), rank 1 all_reduce(float32[4], 'max', '0')",
+        detail: null
+      }
+    };
+    const { root } = await render(report);
+    const header = pane(root, 'header');
+    const details = header.querySelector<HTMLDetailsElement>('[data-collectives="0/0"]')!;
+    expect(details.open).toBe(true);
+    expect(details.querySelector('summary')!.textContent).toBe('[0/0]: 2 collectives, the ranks issue different ones');
+    const rows = [...details.querySelectorAll('tr')].map(tr => [...tr.children].map(td => td.textContent));
+    expect(rows).toEqual([
+      ['', 'rank 0', 'rank 1'],
+      ['#1', "all_reduce(float32[4], 'sum', '0')", "all_reduce(float32[4], 'max', '0')"],
+      ['#2', "all_reduce(float32[4], 'max', '0')", "all_reduce(float32[4], 'sum', '0')"]
+    ]);
+    const marked = [...details.querySelectorAll('.jp-mod-diverges')].map(td => td.textContent);
+    expect(marked).toEqual(["all_reduce(float32[4], 'max', '0')", "all_reduce(float32[4], 'sum', '0')"]);
   });
 });

@@ -5,8 +5,9 @@
 - ``dynamo-explorer run --nproc 2`` on a DDP training step with small buckets, and on an FSDP2 (``fully_shard``)
   step, with ``TORCH_TRACE`` set too: every rank's report names exactly the compile ids of that rank's own
   ``compilation_metrics``, and the ranks compile alike.
-- ``run --nproc 2`` on a step that takes a rank-dependent branch: the same compile id traces another graph on
-  rank 1, and the divergence holds the diff of the two graphs.
+- ``run --nproc 2`` on a job that first issues two collectives in a rank-dependent order (the first divergence:
+  collective #1 differs, both ranks' sequences aligned), then takes a rank-dependent branch: the same compile id
+  traces another graph on rank 1, and the divergence of that compile holds the diff of the two graphs.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from compiler.ranks import first_divergence
 from compiler.schema import validate_report
 from compiler.trace import read_trace, trace_report
 from kernel_ext.static_html import render
@@ -115,6 +117,16 @@ dist.init_process_group("gloo")
 rank = dist.get_rank()
 
 
+def sync(a, b):  # the collectives in a rank-dependent order: the ranks pair them by position, not by tensor
+    if rank == 0:
+        dist.all_reduce(a, op=dist.ReduceOp.SUM)
+        dist.all_reduce(b, op=dist.ReduceOp.MAX)
+    else:
+        dist.all_reduce(b, op=dist.ReduceOp.MAX)
+        dist.all_reduce(a, op=dist.ReduceOp.SUM)
+    return a + b
+
+
 def step(x):
     y = x.cos() * 2
     if rank == 1:  # a rank-dependent branch: another graph on rank 1
@@ -122,6 +134,7 @@ def step(x):
     return y.sum()
 
 
+print("sync", sync(torch.ones(4), torch.arange(4.0) + rank).tolist())
 out = step(torch.randn(4))
 dist.destroy_process_group()
 """
@@ -231,13 +244,40 @@ def test_run_nproc_captures_every_rank_of_an_fsdp2_step(tmp_path: Path) -> None:
     assert report["ranks"]["divergence"] is None, report["ranks"]["divergence"]
 
 
-def test_run_nproc_shows_the_graph_a_rank_dependent_branch_changes(tmp_path: Path) -> None:
-    done, report = _nproc(tmp_path, _write(tmp_path, "branch.py", RANK_BRANCH))
+def test_run_nproc_shows_where_the_ranks_collectives_part_and_the_graph_a_branch_changes(tmp_path: Path) -> None:
+    trace = tmp_path / "trace"
+    done, report = _nproc(tmp_path, _write(tmp_path, "branch.py", RANK_BRANCH), trace)
+    validate_report(report)
+    # what the wrong pairing did: rank 0's sum of `a` met rank 1's max of `b` (plain torchrun prints the same)
+    assert done.stdout.count("[3.0, 4.0, 6.0, 8.0]") == 2  # print's pieces are separate writes: ranks interleave them
+    lines = done.stdout.splitlines()  # each rank's summary is a line of its own, though the ranks write at once
+    assert [line.split(" · ")[0] for line in lines if line.startswith("rank ")] in (
+        ["rank 0: dynamo: 2 frames", "rank 1: dynamo: 2 frames"],
+        ["rank 1: dynamo: 2 frames", "rank 0: dynamo: 2 frames"],
+    )
     div = report["ranks"]["divergence"]
-    assert (div["kind"], div["compile_id"], div["ranks"]) == ("graph", "0/0", [1])
-    assert div["summary"] == "[0/0]: rank 1 traced another graph than rank 0"
-    assert "+        y_1: " in div["detail"] or "+ 1" in div["detail"], div["detail"]
-    assert "first divergence: [0/0]: rank 1 traced another graph than rank 0" in done.stdout
+    assert (div["kind"], div["compile_id"], div["ranks"], div["index"]) == ("collectives", "0/0", [1], 0)
+    assert div["summary"] == (
+        "[0/0]: collective #1 differs: rank 0 all_reduce(float32[4], 'sum', '0'), rank 1 all_reduce(float32[4], 'max', '0')"
+    )
+    assert "#2: rank 0 all_reduce(float32[4], 'max', '0') | rank 1 all_reduce(float32[4], 'sum', '0')" in div["detail"]
+    issued = [[(c["op"], c["args"], c["graph"]) for c in r["compiles"][0]["collectives"]] for r in report["ranks"]["ranks"]]
+    assert issued == [
+        [("all_reduce", "'sum', '0'", "dynamo"), ("all_reduce", "'max', '0'", "dynamo")],
+        [("all_reduce", "'max', '0'", "dynamo"), ("all_reduce", "'sum', '0'", "dynamo")],
+    ]
+    assert [c["collectives"] for r in report["ranks"]["ranks"] for c in r["compiles"][1:]] == [[], []]
+    html = render(report)
+    assert "Collectives, in issue order" in html and "dx-diverge>all_reduce(float32[4], &#x27;max&#x27;" in html
+    # the branch's compile [1/0] on its own: the ranks' reports from their traces, their first divergence there
+    step_only = {}
+    for o in read_trace([str(trace)]):
+        step_only[o.log.rank] = {**o.report, "frames": [f for f in o.report["frames"] if f["compile_id"] == "1/0"]}
+    apart = first_divergence(step_only)
+    assert apart is not None and (apart["kind"], apart["compile_id"], apart["ranks"]) == ("graph", "1/0", [1])
+    assert apart["summary"] == "[1/0]: rank 1 traced another graph than rank 0"
+    assert "+        y_1: " in apart["detail"] or "+ 1" in apart["detail"], apart["detail"]
+    assert "first divergence: [0/0]: collective #1 differs" in done.stdout
 
 
 @pytest.mark.parametrize("argv", [["--nproc", "0"]])

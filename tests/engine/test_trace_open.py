@@ -262,3 +262,41 @@ def test_an_old_torchs_failure_and_a_log_without_a_compile(tmp_path: Path, capsy
     assert cli_main(["open", str(export)]) == 0
     said = capsys.readouterr().out
     assert "0 frames" in said and "no torch.compile frame in it: its records are exported_program ×1" in said
+
+
+TLPARSE_LOGS = sorted((REPO / "tests" / "traces" / "tlparse").glob("*/*.log.gz"))
+#: what each of tlparse's logs must read as: (compile id, status) of each frame, graphs, cache decisions
+TLPARSE_READS = {
+    "ezyang/artifacts": ([("0/0", "ok")], 2, 0),
+    "ezyang/cache_hit_miss": ([("0/0", "ok"), ("1/0", "ok")], 5, 6),
+    "ezyang/chromium_events": ([("0/0", "error")], 1, 0),
+    "ezyang/comp_failure": ([("0/0", "error")], 1, 0),
+    "ezyang/comp_metrics": ([("0/0", "ok"), ("1/0", "ok"), ("2/0", "ok")], 3, 0),
+    "ezyang/export": ([], 0, 0),
+    "ezyang/links": ([("0/0", "ok")], 2, 0),
+    "ezyang/simple": ([("0/0", "ok")], 2, 1),
+    "meta-pytorch/subgraph_name": ([], 0, 0),
+    "meta-pytorch/vllm_post_grad_diff": ([], 0, 0),
+}
+
+
+def test_every_tlparse_test_log_is_kept() -> None:
+    assert sorted(f"{p.parent.name}/{p.name.removesuffix('.log.gz')}" for p in TLPARSE_LOGS) == sorted(TLPARSE_READS)
+
+
+@pytest.mark.parametrize("log", TLPARSE_LOGS, ids=[f"{p.parent.name}/{p.name.removesuffix('.log.gz')}" for p in TLPARSE_LOGS])
+def test_tlparse_own_test_logs_open(log: Path) -> None:
+    """tlparse's own test inputs (tests/traces/tlparse/README.md: BSD-3-Clause): logs of torch releases from 2024 on,
+    torch.export's and vLLM's among them. Each opens into a valid report with every line read; a log without a
+    torch.compile frame says what it holds instead."""
+    [opened] = read_trace([str(log)])
+    report = opened.report
+    validate_report(report)
+    stats = report["trace"]["logs"][0]
+    assert stats["lines"] > 0 and stats["skipped"] == 0 and stats["records"] > 0
+    frames, graphs, caches = TLPARSE_READS[f"{log.parent.name}/{log.name.removesuffix('.log.gz')}"]
+    assert [(f["compile_id"], f["status"]) for f in report["frames"]] == frames
+    assert (len(report["graphs"]), len(report["trace"]["caches"])) == (graphs, caches)
+    assert [d for d in report["diagnostics"] if d["kind"] == "schema_mismatch"] == []
+    if not frames:
+        assert report["trace"]["missing"][0]["pane"] == "frames"
