@@ -8,6 +8,7 @@ collectors, not here.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -723,9 +724,17 @@ class CompileReport:
     trace: TraceSource | None = None
     #: several ranks' compiles and their first divergence (compiler/ranks.py builds it on the reports' JSON)
     ranks: dict[str, Any] | None = None
+    #: ``frame()``'s and ``graphs_of()``'s indexes (``_indexed``); a name with ``_`` is never serialized
+    _indexes: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def frame(self, compile_id: str) -> Frame | None:
-        return next((f for f in self.frames if f.compile_id == compile_id), None)
+        """The frame of ``compile_id`` (the first), or None: by an index of the frames, made again when the list of
+        frames is another or has another length (a trace of 10,000s of compiles looks up each of its records)."""
+        return _indexed(self, "frames", lambda f: f.compile_id).get(compile_id, [None])[0]
+
+    def graphs_of(self, compile_id: str) -> list[Graph]:
+        """The graphs of ``compile_id``, in order (indexed as ``frame`` is)."""
+        return _indexed(self, "graphs", lambda g: g.compile_id).get(compile_id, [])
 
     def add_graph(self, *, compile_id: str, kind: str, nodes: list[Node], code: str) -> Graph:
         """Append a graph under the next id and list it on its frame (when that frame is in the report)."""
@@ -765,11 +774,28 @@ _PLAIN = {
 _CONVERTERS: dict[type, Any] = {}
 
 
+def _indexed(report: CompileReport, name: str, key: Callable[[Any], str]) -> dict[str, list[Any]]:
+    """``getattr(report, name)`` grouped by ``key``, kept on the report (never serialized) while that list is the same
+    object: items appended since are added (the lists only grow while a report is built, and a frame's or graph's
+    compile id is never changed once set); another list, or a shorter one, is indexed again."""
+    items = getattr(report, name)
+    cached = report._indexes.get(name)
+    if cached is None or cached[0] is not items or cached[1] > len(items):
+        cached = (items, 0, {})
+    index: dict[str, list[Any]] = cached[2]
+    for item in items[cached[1] :]:
+        index.setdefault(key(item), []).append(item)
+    report._indexes[name] = (items, len(items), index)
+    return index
+
+
 def _converter(cls: type) -> Any:
     """A function ``obj -> dict`` for one dataclass, generated once: plain fields are read directly,
     the others go through ``_to_json`` (``dataclasses.asdict`` deep-copies everything: ~10x slower)."""
     parts = []
     for f in dataclasses.fields(cls):
+        if f.name.startswith("_"):  # what the object keeps for itself (CompileReport._indexes)
+            continue
         value = f"o.{f.name}"
         parts.append(f"{f.name!r}: {value if f.type in _PLAIN else f'_to_json({value})'}")
     namespace: dict[str, Any] = {"_to_json": _to_json}

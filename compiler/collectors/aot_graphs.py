@@ -73,8 +73,8 @@ def ran_from(report: CompileReport, compile_id: str) -> dict[Location, tuple[str
     """``(file, line) -> (code, function)`` of every location the Dynamo graph of ``compile_id`` comes
     from in this run: its ``# File:`` comments, and its node rows (code read from ``linecache``)."""
     here: dict[Location, tuple[str, str | None]] = {}
-    for graph in report.graphs:
-        if graph.kind != "dynamo" or graph.compile_id != compile_id:
+    for graph in report.graphs_of(compile_id):
+        if graph.kind != "dynamo":
             continue
         for node in graph.nodes:
             if node.filename and node.line and (node.filename, node.line) not in here:

@@ -257,8 +257,8 @@ def add_output_code(report: CompileReport, events: list[TraceEvent]) -> None:
 def _output_code(report: CompileReport, compile_id: str, kind: str, source: str, payload: str | None) -> OutputCode:
     dynamo: dict[str, int] = {}
     aot: dict[str, int] = {}
-    for graph in report.graphs:
-        if graph.compile_id == compile_id and graph.kind in ("dynamo", f"aot_{kind}"):
+    for graph in report.graphs_of(compile_id):
+        if graph.kind in ("dynamo", f"aot_{kind}"):
             (dynamo if graph.kind == "dynamo" else aot).update((n.name, i) for i, n in enumerate(graph.nodes))
     kernels = split_kernels(source)
     text, calls = origins(source, kernels, _mapping(payload), dynamo, aot)
