@@ -734,7 +734,7 @@ class CompileReport:
 
     def graphs_of(self, compile_id: str) -> list[Graph]:
         """The graphs of ``compile_id``, in order (indexed as ``frame`` is)."""
-        return _indexed(self, "graphs", lambda g: g.compile_id).get(compile_id, [])
+        return list(_indexed(self, "graphs", lambda g: g.compile_id).get(compile_id, ()))
 
     def add_graph(self, *, compile_id: str, kind: str, nodes: list[Node], code: str) -> Graph:
         """Append a graph under the next id and list it on its frame (when that frame is in the report)."""

@@ -37,7 +37,7 @@ def test_every_schema_object_with_a_model_class_is_covered():
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
 def test_model_class_has_the_schema_fields_in_order(cls):
     definition = _definition(cls.__name__)
-    fields = [f.name for f in dataclasses.fields(cls)]
+    fields = [f.name for f in dataclasses.fields(cls) if not f.name.startswith("_")]  # `_x`: kept, never serialized
     properties = [
         p
         for p, spec in definition["properties"].items()
@@ -46,6 +46,9 @@ def test_model_class_has_the_schema_fields_in_order(cls):
     assert fields == properties, f"{cls.__name__}: model {fields} vs schema {properties}"
     required = set(definition.get("required", []))
     for f in dataclasses.fields(cls):
+        if f.name.startswith("_"):
+            assert f.default_factory is not dataclasses.MISSING, f"{cls.__name__}.{f.name}: a private field needs a default"
+            continue
         has_default = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
         if not has_default:
             assert f.name in required, f"{cls.__name__}.{f.name} has no default but the schema does not require it"
@@ -144,3 +147,28 @@ def test_the_declared_order_is_enough(monkeypatch, name):
     default = run_case(name)
     monkeypatch.setattr(runner, "DEFAULT_COLLECTORS", ordered(tuple(reversed(REGISTRY))))
     assert run_case(name) == default
+
+
+def test_the_reports_index_follows_appends_and_a_new_list_and_stays_out_of_the_json():
+    """``CompileReport.frame`` and ``graphs_of`` look up through an index kept on the report (a trace of 10,000s of
+    compiles): frames and graphs appended after a lookup are found, a list put in place of another is indexed anew."""
+
+    def frame(cid: str) -> model.Frame:
+        code = model.CodeInfo(name="f", filename="x.py", firstlineno=1, is_resume=False, in_cell=True)
+        return model.Frame(compile_id=cid, attempt=0, status="ok", code=code)
+
+    report = model.CompileReport(
+        torch_version="", python_version="", device="cpu", backend="eager", options={}, scope="cell",
+        scope_reason="", cell={"filename": "x.py", "source": ""},
+    )  # fmt: skip
+    report.frames.append(frame("0/0"))
+    assert report.frame("0/0") is report.frames[0] and report.frame("1/0") is None
+    report.frames.append(frame("1/0"))
+    assert report.frame("1/0") is report.frames[1]
+    g = report.add_graph(compile_id="1/0", kind="dynamo", nodes=[], code="")
+    assert report.graphs_of("1/0") == [g] and report.graphs_of("0/0") == [] and report.frames[1].graph_ids == [g.id]
+    h = report.add_graph(compile_id="1/0", kind="aot_forward", nodes=[], code="")
+    assert report.graphs_of("1/0") == [g, h]
+    report.frames = [frame("2/0")]
+    assert report.frame("0/0") is None and report.frame("2/0") is report.frames[0]
+    assert "_indexes" not in json.dumps(report.to_json())
