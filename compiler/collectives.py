@@ -4,7 +4,7 @@ Dynamo traces ``torch.distributed`` collectives in a compiled frame as functiona
 (``torch.ops._c10d_functional.all_reduce(a, 'sum', '0')`` then ``wait_tensor``); the AOT graphs and inductor run
 them in that order. Every rank must issue the same collectives in the same order: a rank that issues another op,
 shape or reduce op at the same place hangs the job, or reduces the wrong tensors silently (gloo and nccl pair the
-ranks' collectives by position, not by name). ``collectives(report, compile_id)`` reads them from the compile's
+ranks' collectives by position, not by name). ``collectives(graphs)`` reads them from a compile's
 latest graphs (AOT forward/inference then backward, else the Dynamo graph; the nodes carry shapes), and
 ``first_mismatch`` finds the first position where ranks differ. ``wait_tensor`` is the wait, not a collective.
 """
@@ -50,17 +50,15 @@ def _top_level(args: str) -> list[str]:
     return [s for s in items if s]
 
 
-def collectives(report: dict[str, Any], compile_id: str) -> list[dict[str, Any]]:
-    """The compile's collectives in issue order (the schema's ``Collective``)."""
+def collectives(graphs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The collectives of one compile (``graphs``: that compile's graphs, in the report's order), in issue order (the
+    schema's ``Collective``)."""
     for kinds in _STAGES:
-        graphs = sorted(
-            (g for g in report["graphs"] if g["compile_id"] == compile_id and g["kind"] in kinds),
-            key=lambda g: kinds.index(g["kind"]),
-        )
-        if not graphs:
+        staged = sorted((g for g in graphs if g["kind"] in kinds), key=lambda g: kinds.index(g["kind"]))
+        if not staged:
             continue
         out = []
-        for g in graphs:
+        for g in staged:
             for node in g["nodes"]:
                 op = _op(str(node.get("target") or "")) if node["op"] == "call_function" else None
                 if op is None:

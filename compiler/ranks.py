@@ -45,18 +45,28 @@ class _Compile:
     collectives: tuple[tuple[Any, ...], ...]
 
 
-def _graph_code(report: dict[str, Any], compile_id: str) -> str:
-    codes = [g["code"] for g in report["graphs"] if g["compile_id"] == compile_id and g["kind"] == "dynamo"]
-    return "\n".join(_FILE_COMMENT.sub("", c) for c in codes)
+def _by_compile(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The report's graphs by compile id, in order (one pass: a trace holds 10,000s of compiles)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for g in report["graphs"]:
+        out.setdefault(g["compile_id"], []).append(g)
+    return out
+
+
+def _graph_code(graphs: list[dict[str, Any]]) -> str:
+    """The readable code of a compile's Dynamo graphs, less their ``# File:`` comments."""
+    return "\n".join(_FILE_COMMENT.sub("", g["code"]) for g in graphs if g["kind"] == "dynamo")
 
 
 def _compiles(report: dict[str, Any]) -> list[_Compile]:
     caches: dict[str | None, list[tuple[str, str]]] = {}
     for c in (report.get("trace") or {}).get("caches") or []:
         caches.setdefault(c["compile_id"], []).append((c["cache"], c["status"]))
+    graphs = _by_compile(report)
     out = []
     for f in report["frames"]:
-        code = _graph_code(report, f["compile_id"])
+        mine = graphs.get(f["compile_id"], [])
+        code = _graph_code(mine)
         out.append(
             _Compile(
                 compile_id=f["compile_id"],
@@ -64,7 +74,7 @@ def _compiles(report: dict[str, Any]) -> list[_Compile]:
                 graph=hashlib.sha1(code.encode()).hexdigest()[:12] if code else "",
                 breaks=tuple((b["gb_type"], b["line"]) for b in f["graph_breaks"]),
                 caches=tuple(caches.get(f["compile_id"], [])),
-                collectives=tuple(signature(c) for c in collectives(report, f["compile_id"])),
+                collectives=tuple(signature(c) for c in collectives(mine)),
             )
         )
     return out
@@ -73,6 +83,7 @@ def _compiles(report: dict[str, Any]) -> list[_Compile]:
 def rank_compiles(report: dict[str, Any]) -> list[dict[str, Any]]:
     """One rank's compiles as the schema's ``RankCompile`` rows, in compile order."""
     times = {f["compile_id"]: f["compile_time_s"] for f in report["frames"]}
+    graphs = _by_compile(report)
     return [
         {
             "compile_id": c.compile_id,
@@ -80,7 +91,7 @@ def rank_compiles(report: dict[str, Any]) -> list[dict[str, Any]]:
             "graph": c.graph or None,
             "cache": ", ".join(f"{cache} {status}" for cache, status in c.caches) or None,
             "compile_s": times.get(c.compile_id),
-            "collectives": collectives(report, c.compile_id),
+            "collectives": collectives(graphs.get(c.compile_id, [])),
         }
         for c in _compiles(report)
     ]
@@ -141,8 +152,8 @@ def first_divergence(reports: dict[int, dict[str, Any]]) -> dict[str, Any] | Non
         if mine.graph != theirs.graph:
             diff = "".join(
                 difflib.unified_diff(
-                    _graph_code(reports[ref], cid).splitlines(True),
-                    _graph_code(reports[other], cid).splitlines(True),
+                    _graph_code(_by_compile(reports[ref]).get(cid, [])).splitlines(True),
+                    _graph_code(_by_compile(reports[other]).get(cid, [])).splitlines(True),
                     f"rank {ref} [{cid}]",
                     f"rank {other} [{cid}]",
                     n=2,
@@ -170,7 +181,7 @@ def first_divergence(reports: dict[int, dict[str, Any]]) -> dict[str, Any] | Non
 
 def _collectives_apart(reports: dict[int, dict[str, Any]], pair: tuple[int, int], cid: str) -> tuple[str, str]:
     """The first collective two ranks issue differently in compile ``cid`` (a summary), and both sequences aligned."""
-    calls = {r: collectives(reports[r], cid) for r in pair}
+    calls = {r: collectives(_by_compile(reports[r]).get(cid, [])) for r in pair}
     found = first_mismatch(calls)
     k = found[0] if found is not None else 0
     longest = max(len(v) for v in calls.values())
