@@ -728,8 +728,8 @@ class CompileReport:
     _indexes: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def frame(self, compile_id: str) -> Frame | None:
-        """The frame of ``compile_id`` (the first), or None: by an index of the frames, made again when the list of
-        frames is another or has another length (a trace of 10,000s of compiles looks up each of its records)."""
+        """The frame of ``compile_id`` (the first), or None, through an index of the frames (``_indexed``: a trace of
+        10,000s of compiles looks up each of its records)."""
         return _indexed(self, "frames", lambda f: f.compile_id).get(compile_id, [None])[0]
 
     def graphs_of(self, compile_id: str) -> list[Graph]:

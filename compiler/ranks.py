@@ -23,7 +23,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .collectives import collectives, describe, first_mismatch, signature
@@ -42,7 +42,8 @@ class _Compile:
     graph: str  # a hash of the Dynamo graph's readable code, '' when the compile made none
     breaks: tuple[tuple[str, int | None], ...]
     caches: tuple[tuple[str, str], ...]
-    collectives: tuple[tuple[Any, ...], ...]
+    collectives: tuple[tuple[Any, ...], ...]  # each collective's signature: what ranks must agree on
+    calls: tuple[dict[str, Any], ...] = field(compare=False, hash=False)  # the collectives themselves (schema rows)
 
 
 def _by_compile(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -67,6 +68,7 @@ def _compiles(report: dict[str, Any]) -> list[_Compile]:
     for f in report["frames"]:
         mine = graphs.get(f["compile_id"], [])
         code = _graph_code(mine)
+        calls = collectives(mine)
         out.append(
             _Compile(
                 compile_id=f["compile_id"],
@@ -74,7 +76,8 @@ def _compiles(report: dict[str, Any]) -> list[_Compile]:
                 graph=hashlib.sha1(code.encode()).hexdigest()[:12] if code else "",
                 breaks=tuple((b["gb_type"], b["line"]) for b in f["graph_breaks"]),
                 caches=tuple(caches.get(f["compile_id"], [])),
-                collectives=tuple(signature(c) for c in collectives(mine)),
+                collectives=tuple(signature(c) for c in calls),
+                calls=tuple(calls),
             )
         )
     return out
@@ -83,7 +86,6 @@ def _compiles(report: dict[str, Any]) -> list[_Compile]:
 def rank_compiles(report: dict[str, Any]) -> list[dict[str, Any]]:
     """One rank's compiles as the schema's ``RankCompile`` rows, in compile order."""
     times = {f["compile_id"]: f["compile_time_s"] for f in report["frames"]}
-    graphs = _by_compile(report)
     return [
         {
             "compile_id": c.compile_id,
@@ -91,7 +93,7 @@ def rank_compiles(report: dict[str, Any]) -> list[dict[str, Any]]:
             "graph": c.graph or None,
             "cache": ", ".join(f"{cache} {status}" for cache, status in c.caches) or None,
             "compile_s": times.get(c.compile_id),
-            "collectives": collectives(graphs.get(c.compile_id, [])),
+            "collectives": list(c.calls),
         }
         for c in _compiles(report)
     ]
