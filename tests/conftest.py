@@ -7,10 +7,12 @@ Contents:
 - ``pytest_xdist_make_scheduler``: under pytest-xdist (``-n 2``, ``.ci/run``), a test file's tests run on one
   worker, so that a module's fixtures (the corpus's processes, a kernel) start once; the files in ``SPREAD`` are
   the exception: each of their tests is a whole program in its own process (the zoo), so they spread over the
-  workers one by one. (``--dist loadgroup`` with ``xdist_group`` marks did this until pytest 9.2, whose node ids
+  workers one by one; the browser suite (``tests/browser/``) is one unit, so that its JupyterLab and Notebook 7
+  servers and its chromium start once, not once per worker, and its tests (each a browser, a server and a kernel)
+  never run two at once. (``--dist loadgroup`` with ``xdist_group`` marks did this until pytest 9.2, whose node ids
   pytest-xdist 3.8 can no longer suffix: every test then went its own way, and the corpus's 4-minute fixture
   ran on both workers.)
-- ``pytest_collection_modifyitems``: the files in ``FIRST`` start first, the longest first, so that the two
+- ``pytest_collection_modifyitems``: the units in ``FIRST`` start first, the longest first, so that the two
   workers end together rather than one waiting on a late long file.
 """
 
@@ -22,8 +24,11 @@ import pytest
 
 #: test files whose tests are independent, each a program in its own process
 SPREAD = ("tests/zoo/test_zoo_cli.py", "tests/kernel/test_kernel_zoo.py")
-#: the longest files (worker-seconds on 2 cores, BENCHMARKS.md §11), started in this order before the others
+#: the directory whose files are one unit of work (one worker, one server of each kind)
+ONE_UNIT = "tests/browser"
+#: the longest units (worker-seconds on 2 cores, BENCHMARKS.md §11), started in this order before the others
 FIRST = (
+    ONE_UNIT,
     "tests/engine/test_corpus.py",
     "tests/zoo/test_zoo_cli.py",
     "tests/kernel/test_kernel_zoo.py",
@@ -33,6 +38,17 @@ FIRST = (
 
 def _file(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
+
+
+def _group(nodeid: str) -> str:
+    """The browser suite, or the test's file."""
+    path = _file(nodeid)
+    return ONE_UNIT if path.startswith(ONE_UNIT + "/") else path
+
+
+def _unit(nodeid: str) -> str:
+    """The unit of work a test belongs to: itself (a SPREAD file's test), else its group."""
+    return nodeid if _file(nodeid) in SPREAD else _group(nodeid)
 
 
 @pytest.fixture(autouse=True)
@@ -45,17 +61,17 @@ def _fresh_dynamo():
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     rank = {path: i for i, path in enumerate(FIRST)}
-    items.sort(key=lambda item: rank.get(_file(item.nodeid), len(FIRST)))  # stable: file order kept otherwise
+    items.sort(key=lambda item: rank.get(_group(item.nodeid), len(FIRST)))  # stable: file order kept otherwise
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
     from xdist.scheduler import LoadScopeScheduling
 
     class ByFile(LoadScopeScheduling):
-        """A file's tests to one worker (a SPREAD file's, one by one), files handed out in collection order."""
+        """A unit's tests to one worker (``_unit``), units handed out in collection order."""
 
         def _split_scope(self, nodeid: str) -> str:
-            return nodeid if _file(nodeid) in SPREAD else _file(nodeid)
+            return _unit(nodeid)
 
     config.option.loadscopereorder = False  # collection order (FIRST), not the files with the most tests first
     return ByFile(config, log)

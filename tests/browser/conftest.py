@@ -6,7 +6,7 @@ Contents:
   or changed setting carries over), stopped by PID at the end with an assertion that none of its processes
   is left. ``notebook7``: the same for Notebook 7 (``LabServer(app="notebook")``); ``lab_without_extension``:
   a JupyterLab where our labextension is disabled, as a user or an admin does (the widget draws there).
-- ``browser`` (module): headless /usr/bin/chromium. A missing browser skips locally and FAILS in CI
+- ``browser`` (session: the suite runs on one worker, ``tests/conftest.py``): headless /usr/bin/chromium. A missing browser skips locally and FAILS in CI
   (env CI=true), as does an unbuilt renderer.
 - ``page``: a fresh page that records dialogs (``page.dialogs``) and page errors (``page.errors``).
 """
@@ -80,7 +80,7 @@ def notebook7(_notebook7_server):
     _notebook7_server.reset()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
     problem = labserver.browser_missing()
     if problem:
