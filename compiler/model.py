@@ -22,6 +22,9 @@ __all__ = [
     "CompileReport",
     "Coverage",
     "CudaGraph",
+    "DdpParameter",
+    "DdpSplit",
+    "DdpSubmodule",
     "Decision",
     "Diagnostic",
     "DispatchCode",
@@ -237,7 +240,7 @@ class Node:
 class Graph:
     id: int
     compile_id: str
-    kind: str  # dynamo | aot_joint | aot_forward | aot_backward | aot_inference
+    kind: str  # dynamo | dynamo_partial | ddp_split_graph | ddp_split_child | aot_joint | aot_forward | aot_backward | aot_inference
     name: str | None
     nodes: list[Node]
     code: str
@@ -661,6 +664,36 @@ class TraceSource:
 
 
 @dataclass(**_kw)
+class DdpParameter:
+    """A parameter of one piece of a DDP split: the graph input Dynamo named from its source (minor 12)."""
+
+    name: str
+    shape: list[int | str] | None
+    dtype: str | None
+    bytes: int | None
+
+
+@dataclass(**_kw)
+class DdpSubmodule:
+    """One piece DDPOptimizer cut a graph into (``submod_0``, ...), the graph the backend got for it (minor 12)."""
+
+    name: str
+    graph_id: int | None
+    parameters: list[DdpParameter]
+    bytes: int
+
+
+@dataclass(**_kw)
+class DdpSplit:
+    """A Dynamo graph DDPOptimizer split at DDP's bucket boundaries (``report.ddp_splits``; collectors/ddp_splits.py)."""
+
+    compile_id: str
+    graph_id: int | None  # the split graph (kind ddp_split_graph)
+    bucket_cap_bytes: int | None
+    submodules: list[DdpSubmodule]
+
+
+@dataclass(**_kw)
 class CudaGraph:
     """What became of CUDA graphs for one compiled graph (``report.cudagraphs``; collectors/cudagraphs.py)."""
 
@@ -720,6 +753,7 @@ class CompileReport:
     dispatch: list[DispatchCode] = field(default_factory=list)
     trace_steps: TraceSteps | None = None
     cudagraphs: list[CudaGraph] = field(default_factory=list)
+    ddp_splits: list[DdpSplit] = field(default_factory=list)
     parts_cut: list[PartCut] = field(default_factory=list)
     trace: TraceSource | None = None
     #: several ranks' compiles and their first divergence (compiler/ranks.py builds it on the reports' JSON)

@@ -312,13 +312,38 @@ def _graphs_section(report: dict, cell: _Cell) -> str:
     for g in graphs:
         if g.get("kind") in ("dynamo", "dynamo_partial"):
             out.append(_graph(g, cell, pictures))
-        else:
+        elif str(g.get("kind")).startswith("aot_"):
             lines.append(f"<li>{_graph_title(g)}</li>")
     if pictures.no_dot:
         out.insert(1, f'<div class="dx-meta dx-nodot">{NO_DOT}</div>')
+    out += [_ddp_split(split) for split in report.get("ddp_splits") or []]
     if lines:
         out.append(f"<div>AOT graphs:<ul>{''.join(lines)}</ul></div>")
     return "".join(out)
+
+
+def _ddp_split(split: dict) -> str:
+    """One line per piece of a graph DDPOptimizer split ([Note: DDP splits] in compiler/collectors/ddp_splits.py)."""
+    cap = split.get("bucket_cap_bytes")
+    pieces = split.get("submodules") or []
+    head = (
+        f"[{_e(split.get('compile_id'))}] DDPOptimizer split the Dynamo graph at DDP's bucket boundaries"
+        + (f" (bucket cap {_e(_bytes(cap))})" if cap else "")
+        + f" into {len(pieces)} pieces, each compiled by the backend on its own (split graph {_e(split.get('graph_id'))}):"
+    )
+    rows = [
+        f"<li>{_e(p.get('name'))}: graph {_e(p.get('graph_id'))} · {len(p.get('parameters') or [])} parameters · "
+        f"{_e(_bytes(p.get('bytes') or 0))}</li>"
+        for p in pieces
+    ]
+    return f"<div>{head}<ul>{''.join(rows)}</ul></div>"
+
+
+def _bytes(n: int) -> str:
+    for unit, size in (("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} B"
 
 
 def _output_code_section(report: dict, cell: _Cell) -> str:

@@ -13,6 +13,7 @@ from .automatic_dynamic import AutomaticDynamicCollector
 from .base import CaptureContext, CodeRecord, Collector
 from .counters import CountersCollector
 from .cudagraphs import CudaGraphsCollector
+from .ddp_splits import DdpSplitsCollector
 from .decisions import DecisionsCollector
 from .dispatch_view import DispatchViewCollector
 from .dynamic_shapes import DynamicShapesCollector
@@ -36,6 +37,7 @@ REGISTRY: tuple[type[Collector], ...] = (
     LogsCollector,
     FramesCollector,
     FxGraphsCollector,
+    DdpSplitsCollector,
     AotGraphsCollector,
     OutputCodeCollector,
     GuardsCollector,

@@ -118,6 +118,7 @@ class GraphRecord:
     nodes: list[Node]
     device: str
     code: str
+    graph_id: int | None = None  # the report's graph made of it (finalize)
 
 
 class FxGraphsCollector(Collector):
@@ -134,7 +135,7 @@ class FxGraphsCollector(Collector):
         devices = {rec.device for rec in self.records}
         report.device = "cuda" if "cuda" in devices else (sorted(devices)[0] if devices else "cpu")
         for rec in self.records:
-            report.add_graph(compile_id=rec.compile_id, kind="dynamo", nodes=rec.nodes, code=rec.code)
+            rec.graph_id = report.add_graph(compile_id=rec.compile_id, kind="dynamo", nodes=rec.nodes, code=rec.code).id
         partial = _partial_graph(ctx.exception)
         failed = [f for f in report.frames if f.fail_type]
         if partial is not None and failed:

@@ -6,7 +6,8 @@ One builder per pane, the live collectors' own where a live run reads the same t
 - bytecode: a resume function's ``*_ORIGINAL_BYTECODE`` / ``*_MODIFIED_BYTECODE`` listings
   (``bytecode.rows_from_listing``); a top-level frame's are not in a trace (``trace.missing`` says so);
 - Dynamo graphs: ``dynamo_output_graph`` (its readable code: ``aot_graphs.parse_readable``); AOT graphs
-  (``aot_graphs.add_aot_graphs``) and inductor's output code (``output_code.add_output_code``) as live;
+  (``aot_graphs.add_aot_graphs``) and inductor's output code (``output_code.add_output_code``) as live; DDP's splits:
+  ``optimize_ddp_split_graph`` / ``optimize_ddp_split_child`` (``ddp_splits.add_split``, as live);
 - guards: ``dynamo_cpp_guards_str``, the guard tree ``TORCH_LOGS=guards`` prints (``guards.parse_tree``);
 - graph breaks: ``dynamo_graph_break_reason`` (``graph_breaks.add_graph_breaks``);
 - recompiles: ``recompile_reasons`` (``recompiles.split_reasons``), else the metrics' ``recompile_reason``;
@@ -25,6 +26,7 @@ from typing import Any
 
 from ..bytecode import rows_from_listing
 from ..collectors.aot_graphs import add_aot_graphs, parse_readable
+from ..collectors.ddp_splits import SPLIT_CHILD, SPLIT_GRAPH, add_split
 from ..collectors.graph_breaks import add_graph_breaks
 from ..collectors.guards import MAX_GUARDS_PER_FRAME, MAX_TREE_CHARS, parse_tree, rows_from_tree
 from ..collectors.links import frame_status
@@ -65,6 +67,8 @@ PAYLOAD_EVENTS = frozenset(
         "aot_forward_graph",
         "aot_backward_graph",
         "aot_inference_graph",
+        SPLIT_GRAPH,
+        SPLIT_CHILD,
         *OUTPUT_CODE_EVENTS,
     }
 )
@@ -144,6 +148,7 @@ def report_from_events(events: list[TraceEvent], source: TraceLogFile) -> Compil
     _frames(report, events, metrics)
     _bytecode(report, events)
     _dynamo_graphs(report, events)
+    _ddp_splits(report, events)
     add_aot_graphs(report, events)
     add_output_code(report, [ev for ev in events if ev.name in OUTPUT_CODE_EVENTS])
     _guards(report, events)
@@ -313,6 +318,22 @@ def _dynamo_graphs(report: CompileReport, events: list[TraceEvent]) -> None:
     for cid, ev in last.items():
         assert ev.payload is not None
         report.add_graph(compile_id=cid, kind="dynamo", nodes=parse_readable(ev.payload), code=ev.payload)
+
+
+def _ddp_splits(report: CompileReport, events: list[TraceEvent]) -> None:
+    """DDPOptimizer's splits ([Note: DDP splits]): a compile's split graph and the pieces logged after it."""
+    splits: dict[str, tuple[str, list[tuple[str, str]]]] = {}
+    for ev in events:
+        if ev.compile_id is None or not ev.payload:
+            continue
+        if ev.name == SPLIT_GRAPH:  # a restarted compile splits again: its last attempt's split is the one compiled
+            splits[ev.compile_id] = (ev.payload, [])
+        elif ev.name == SPLIT_CHILD and ev.compile_id in splits:
+            pieces = splits[ev.compile_id][1]
+            name = ev.meta.get("name") if isinstance(ev.meta, dict) else None
+            pieces.append((str(name or f"submod_{len(pieces)}"), ev.payload))
+    for cid, (payload, pieces) in splits.items():
+        add_split(report, cid, payload, pieces)
 
 
 def _guards(report: CompileReport, events: list[TraceEvent]) -> None:

@@ -22,18 +22,32 @@ export type FrameStatus = 'ok' | 'graph_break' | 'recompile' | 'skipped' | 'erro
 export type PhaseKind =
   'dynamo' | 'guards' | 'backend' | 'aot' | 'inductor' | 'compile' | 'cache' | 'other';
 /**
- * 'dynamo_partial' (minor 3): what Dynamo had traced of a frame when it raised (fullgraph=True, a data-dependent error), from the exception's partial_fx_graph; never compiled, not counted among the graphs.
+ * 'ddp_split_graph' and 'ddp_split_child' (minor 12): DDPOptimizer's split graph, which calls the pieces in turn, and each piece (named submod_0, ... as DDPOptimizer names it) the backend compiled in place of the whole Dynamo graph (ddp_splits). 'dynamo_partial' (minor 3): what Dynamo had traced of a frame when it raised (fullgraph=True, a data-dependent error), from the exception's partial_fx_graph; never compiled, not counted among the graphs.
  *
  * This interface was referenced by `CompileReport`'s JSON-Schema
  * via the `definition` "GraphKind".
  */
 export type GraphKind =
-  'dynamo' | 'dynamo_partial' | 'aot_joint' | 'aot_forward' | 'aot_backward' | 'aot_inference';
+  | 'dynamo'
+  | 'dynamo_partial'
+  | 'ddp_split_graph'
+  | 'ddp_split_child'
+  | 'aot_joint'
+  | 'aot_forward'
+  | 'aot_backward'
+  | 'aot_inference';
 /**
- * 'dynamo_partial' (minor 3): what Dynamo had traced of a frame when it raised (fullgraph=True, a data-dependent error), from the exception's partial_fx_graph; never compiled, not counted among the graphs.
+ * 'ddp_split_graph' and 'ddp_split_child' (minor 12): DDPOptimizer's split graph, which calls the pieces in turn, and each piece (named submod_0, ... as DDPOptimizer names it) the backend compiled in place of the whole Dynamo graph (ddp_splits). 'dynamo_partial' (minor 3): what Dynamo had traced of a frame when it raised (fullgraph=True, a data-dependent error), from the exception's partial_fx_graph; never compiled, not counted among the graphs.
  */
 export type GraphKind1 =
-  'dynamo' | 'dynamo_partial' | 'aot_joint' | 'aot_forward' | 'aot_backward' | 'aot_inference';
+  | 'dynamo'
+  | 'dynamo_partial'
+  | 'ddp_split_graph'
+  | 'ddp_split_child'
+  | 'aot_joint'
+  | 'aot_forward'
+  | 'aot_backward'
+  | 'aot_inference';
 
 /**
  * Everything TorchDynamo did while one notebook cell (or script) ran under Dynamo Explorer. Hand-edited: this file is the contract. Python validates against it (compiler/schema/__init__.py) and the TypeScript types in labextension/src/schema.ts are generated from it. Names reuse Dynamo's own identifiers verbatim (compile ids '0/0', guard kinds, FX ops, graph-break types).
@@ -135,6 +149,10 @@ export interface CompileReport {
    * (minor 8) CUDA graphs (mode reduce-overhead or max-autotune, config triton.cudagraphs): for each graph inductor compiled with CUDA graphs asked for, whether it was recorded, skipped (inductor's own reason) or re-recorded, its recordings and, with --profile, its replays and eager runs (compiler/collectors/cudagraphs.py, [Note: cudagraphs]). In compile order; empty when no graph asked for CUDA graphs.
    */
   cudagraphs?: CudaGraph[];
+  /**
+   * (minor 12) The Dynamo graphs DDPOptimizer split at DDP's bucket boundaries (a frame compiled inside a DistributedDataParallel forward, optimize_ddp 'ddp_optimizer'): the split graph and each piece (submod_0, ...) the backend got, with its parameters. Empty when nothing was split (one bucket, or no DDP). [Note: DDP splits] in compiler/collectors/ddp_splits.py.
+   */
+  ddp_splits?: DdpSplit[];
   /**
    * (minor 9) What the report holds only in part (each with a 'truncated' diagnostic): a frame's guards beyond the first 5,000 and a guard tree beyond 1 MB. The process that ran the cell keeps each whole under its key while it lives (a Jupyter kernel: kernel_ext/parts.py), and a view with a kernel to ask loads it on request; a saved report without its kernel shows the part it holds.
    */
@@ -1762,6 +1780,60 @@ export interface CudaGraph {
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "DdpSplit".
+ */
+export interface DdpSplit {
+  compile_id: string;
+  /**
+   * The split graph in graphs[] (kind ddp_split_graph).
+   */
+  graph_id: number | null;
+  /**
+   * DDPOptimizer's bucket_bytes_cap (DDP's bucket_cap_mb in bytes); null when read from a trace, which does not record it.
+   */
+  bucket_cap_bytes: number | null;
+  /**
+   * The pieces in the order they run (forward).
+   */
+  submodules: DdpSubmodule[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "DdpSubmodule".
+ */
+export interface DdpSubmodule {
+  /**
+   * As DDPOptimizer names it: submod_0, submod_1, ...
+   */
+  name: string;
+  /**
+   * Its graph in graphs[] (kind ddp_split_child): what the backend compiled.
+   */
+  graph_id: number | null;
+  parameters: DdpParameter[];
+  /**
+   * The parameters' bytes (those of a static shape): what fills its bucket.
+   */
+  bytes: number;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "DdpParameter".
+ */
+export interface DdpParameter {
+  /**
+   * The graph input, as Dynamo named it from the parameter's source (l_self_modules_fc_parameters_weight_).
+   */
+  name: string;
+  shape: (number | string)[] | null;
+  dtype: string | null;
+  /**
+   * null for a symbolic shape.
+   */
+  bytes: number | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
  * via the `definition` "PartCut".
  */
 export interface PartCut {
@@ -2010,7 +2082,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 11 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 12 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

@@ -2,7 +2,8 @@
 
 - A plain ``torchrun`` job with ``TORCH_TRACE`` and nothing of ours, opened afterwards: rank 1 alone gets a new
   shape, so rank 1 alone recompiles ``[0/1]``; the first divergence names it and the guard that failed there.
-- ``dynamo-explorer run --nproc 2`` on a DDP training step with small buckets, and on an FSDP2 (``fully_shard``)
+- ``dynamo-explorer run --nproc 2`` on a DDP training step with small buckets (DDPOptimizer splits its forward in
+  three pieces: live and in each rank's trace), and on an FSDP2 (``fully_shard``)
   step, with ``TORCH_TRACE`` set too: every rank's report names exactly the compile ids of that rank's own
   ``compilation_metrics``, and the ranks compile alike.
 - ``run --nproc 2`` on a job that first issues two collectives in a rank-dependent order (the first divergence:
@@ -54,16 +55,28 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 
 dist.init_process_group("gloo")
 torch.manual_seed(0)
-model = torch.nn.Sequential(
-    torch.nn.Linear(16, 512),
-    torch.nn.ReLU(),
-    torch.nn.Linear(512, 512),
-    torch.nn.ReLU(),
-    torch.nn.Linear(512, 512),
-    torch.nn.ReLU(),
-    torch.nn.Linear(512, 4),
-)
-# 1 MB buckets (the least DDPOptimizer takes: its first bucket is c10d's 1 MB) over 2 MB of weights
+
+
+class MLP(torch.nn.Module):  # a module of the user's: its forward is a frame Dynamo compiles inside DDP's forward
+    def __init__(self):
+        super().__init__()
+        self.layers = torch.nn.Sequential(
+            torch.nn.Linear(16, 512),
+            torch.nn.ReLU(),
+            torch.nn.Linear(512, 512),
+            torch.nn.ReLU(),
+            torch.nn.Linear(512, 512),
+            torch.nn.ReLU(),
+            torch.nn.Linear(512, 4),
+        )
+
+    def forward(self, x):
+        return self.layers(x)
+
+
+model = MLP()
+# 1 MB buckets (the least DDPOptimizer takes: its first bucket is c10d's 1 MB) over 2 MB of weights: DDPOptimizer
+# compiles the forward in three pieces
 ddp = DDP(model, bucket_cap_mb=1)
 opt = torch.optim.SGD(ddp.parameters(), lr=0.1)
 
@@ -230,6 +243,13 @@ def test_run_nproc_captures_every_rank_of_a_ddp_step_as_dynamo_compiled_it(tmp_p
     for summary in ranks["ranks"]:
         assert [c["compile_id"] for c in summary["compiles"]] == _metrics_ids(logs[summary["rank"]]), summary["rank"]
     assert report["graphs"] and all(r["compiles"] for r in ranks["ranks"])
+    # DDP's graph splits, live (rank 0's report) and in every rank's trace: the forward in three pieces
+    [split] = report["ddp_splits"]
+    assert [s["name"] for s in split["submodules"]] == ["submod_0", "submod_1", "submod_2"]
+    assert split["bucket_cap_bytes"] == 1 << 20
+    for opened in read_trace([str(trace)]):
+        [traced] = opened.report["ddp_splits"]
+        assert [(s["name"], s["bytes"]) for s in traced["submodules"]] == [(s["name"], s["bytes"]) for s in split["submodules"]]
 
 
 def test_run_nproc_captures_every_rank_of_an_fsdp2_step(tmp_path: Path) -> None:

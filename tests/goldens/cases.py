@@ -155,6 +155,23 @@ CASES: dict[str, dict[str, Any]] = {
         ),
         "options": {"backend": "eager"},
     },
+    # DDP's graph splits ([Note: DDP splits]): a one-process gloo group (DDP and DDPOptimizer act as on each rank of
+    # a job); 2.1 MB of parameters in 1 MB buckets: the forward's graph is compiled in three pieces
+    "ddp_split": {
+        "source": (
+            "import tempfile\nimport torch\nimport torch.distributed as dist\nfrom torch.nn.parallel import DistributedDataParallel as DDP\n\n"
+            "dist.init_process_group('gloo', init_method='file://' + tempfile.mkstemp()[1], rank=0, world_size=1)\n\n\n"
+            "class MLP(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.layers = torch.nn.Sequential(\n"
+            "            torch.nn.Linear(16, 512), torch.nn.ReLU(), torch.nn.Linear(512, 512), torch.nn.ReLU(),\n"
+            "            torch.nn.Linear(512, 512), torch.nn.ReLU(), torch.nn.Linear(512, 4),\n        )\n\n"
+            "    def forward(self, x):\n        return self.layers(x)\n\n\n"
+            "torch.manual_seed(0)\nddp = DDP(MLP(), bucket_cap_mb=1)\n\n\n"
+            "def step(x):\n    return ddp(x).square().mean()\n\n\n"
+            "loss = step(torch.randn(8, 16))\nloss.backward()\ndist.destroy_process_group()\n"
+        ),
+        "options": {"backend": "eager"},
+    },
     "xss_strings": {
         "source": (
             "import torch\n\ndef evil_name_with_script_tag(x):\n    tag = '<script>alert(1)</script>'\n    if x.sum() > 0:\n        x = x + len(tag)\n"

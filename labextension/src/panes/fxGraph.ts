@@ -19,7 +19,8 @@ import { renderDot } from '../graphviz';
 import { lineColourClass } from '../linking';
 import { Minimap, type IMinimapItem } from '../minimap';
 import { fitScale, PanZoom, ZOOM_STEP, type IRect, type ISize } from '../panzoom';
-import type { Frame, Graph, GraphKind } from '../schema';
+import { ddpNote } from '../ddpSplits';
+import type { DdpSplit, Frame, Graph, GraphKind } from '../schema';
 import { graphGeometry, shapeBox, type IGraphGeometry } from '../svgGeometry';
 import { downloadBlob, exportFileName, standaloneSvg, svgToPng } from '../svgExport';
 import { nodeDetails, renderNodeTable } from './fxNode';
@@ -53,6 +54,8 @@ const PADDING = 16;
 export const GRAPH_KIND_LABELS: Record<GraphKind, string> = {
   dynamo: 'dynamo',
   dynamo_partial: 'partial',
+  ddp_split_graph: 'DDP split',
+  ddp_split_child: 'DDP piece',
   aot_joint: 'joint',
   aot_forward: 'forward',
   aot_backward: 'backward',
@@ -63,6 +66,8 @@ export const GRAPH_KIND_LABELS: Record<GraphKind, string> = {
 const KIND_ORDER: GraphKind[] = [
   'dynamo',
   'dynamo_partial',
+  'ddp_split_graph',
+  'ddp_split_child',
   'aot_joint',
   'aot_forward',
   'aot_backward',
@@ -367,7 +372,11 @@ export class FxGraphPane extends Pane {
       const count = graphs.filter(g => g.kind === graph.kind).length;
       const n = (seen.get(graph.kind) ?? 0) + 1;
       seen.set(graph.kind, n);
-      const label = GRAPH_KIND_LABELS[graph.kind] + (count > 1 ? ` ${n}` : '');
+      // a DDP piece by DDPOptimizer's name for it (submod_0), as its split graph calls it
+      const label =
+        graph.kind === 'ddp_split_child' && graph.name
+          ? graph.name
+          : GRAPH_KIND_LABELS[graph.kind] + (count > 1 ? ` ${n}` : '');
       const btn = button(label, () => void this.showGraph(graph.id), {
         data: { graphId: String(graph.id), kind: graph.kind },
         class: 'jp-DynamoExplorer-small',
@@ -438,7 +447,7 @@ export class FxGraphPane extends Pane {
     this._expandAll.hidden = graph.nodes.length > EXPAND_ALL_LIMIT;
     if (this._mode === 'table') {
       this.element.dataset.state = 'table';
-      this._info.textContent = `${graphNote(graph)}${graph.nodes.length} nodes`;
+      this._info.textContent = `${graphNote(graph, this.ctx.report.ddp_splits)}${graph.nodes.length} nodes`;
       this._renderTable(graph, 0);
       this._markTableRow();
       return;
@@ -488,7 +497,7 @@ export class FxGraphPane extends Pane {
     // Placed before the picture enters the page: reading the viewport's size then lays out a page without it.
     this._placeView();
     this._stage.appendChild(svg);
-    this._info.textContent = `${graphNote(graph)}${summary} · layout ${Math.round(performance.now() - started)} ms`;
+    this._info.textContent = `${graphNote(graph, this.ctx.report.ddp_splits)}${summary} · layout ${Math.round(performance.now() - started)} ms`;
     if (this._selected) {
       this._select(this._selected);
     }
@@ -904,15 +913,22 @@ function graphTitle(graph: Graph): string {
       return `Dynamo graph${graph.name ? ` ${graph.name}` : ''} (torch-level ops)`;
     case 'dynamo_partial':
       return 'Partial Dynamo graph: traced before the error, never compiled';
+    case 'ddp_split_graph':
+      return "DDPOptimizer's split graph: the Dynamo graph cut at DDP's bucket boundaries, calling each piece in turn";
+    case 'ddp_split_child':
+      return `${graph.name ?? 'A piece'}: a piece of the Dynamo graph (one DDP bucket's parameters), compiled by the backend on its own`;
     default:
       return `AOTAutograd ${GRAPH_KIND_LABELS[graph.kind]} graph (aten ops)`;
   }
 }
 
 /** A line that says what a graph is when it is not a compiled Dynamo graph. */
-function graphNote(graph: Graph): string {
+function graphNote(graph: Graph, splits: DdpSplit[] | undefined): string {
   if (graph.kind === 'dynamo_partial') {
     return 'partial graph: traced before the error, never compiled · ';
+  }
+  if (graph.kind === 'ddp_split_graph' || graph.kind === 'ddp_split_child') {
+    return ddpNote(graph, splits ?? []);
   }
   return graph.kind === 'dynamo' ? '' : `AOTAutograd ${GRAPH_KIND_LABELS[graph.kind]} graph · `;
 }
