@@ -219,6 +219,7 @@ class Frame:
     phases: list[Phase] = field(default_factory=list)
     automatic_dynamic: list[AutomaticDynamic] = field(default_factory=list)
     decisions: list[Decision] = field(default_factory=list)
+    start_time: float | None = None  # compilation_metrics.start_time (seconds since the epoch; minor 12)
 
 
 @dataclass(**_kw)

@@ -86,6 +86,7 @@ def normalize_report(report: dict[str, Any], cell_filename: str = "<cell>") -> d
             if ins["ref"]:
                 ins["ref"]["compile_id"] = cid(ins["ref"]["compile_id"])
         f["phases"] = []  # which phases run (gc, cache loads, ...) varies from run to run
+        f["start_time"] = None  # a date
         if f["decompiled_source"]:
             f["decompiled_source"] = _GLOBAL_LINE.sub(
                 lambda m: m.group(1) + ", ".join(sorted(m.group(2).split(", "))), f["decompiled_source"]

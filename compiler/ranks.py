@@ -15,7 +15,8 @@ minor 11) holding every rank's compiles in order and ``divergence``, the first e
 - ``status``: the same compile id ended differently (compiled on one rank, failed on another).
 
 The reference rank is the lowest; ``divergence.ranks`` are those that differ from it at that event. The rank whose
-compiles took the longest is the straggler.
+compiles took the longest is the straggler. Each compile's ``start_s`` puts every rank's compiles on one time axis
+(seconds after the job's first compile, from each frame's ``start_time``).
 """
 
 from __future__ import annotations
@@ -83,9 +84,18 @@ def _compiles(report: dict[str, Any]) -> list[_Compile]:
     return out
 
 
-def rank_compiles(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """One rank's compiles as the schema's ``RankCompile`` rows, in compile order."""
+def first_start(reports: list[dict[str, Any]]) -> float | None:
+    """When the first compile of any of ``reports`` began (seconds since the epoch), or None: the ranks' time axis."""
+    starts = [f["start_time"] for r in reports for f in r["frames"] if f.get("start_time") is not None]
+    return min(starts) if starts else None
+
+
+def rank_compiles(report: dict[str, Any], origin: float | None = None) -> list[dict[str, Any]]:
+    """One rank's compiles as the schema's ``RankCompile`` rows, in compile order; ``start_s`` counted from ``origin``
+    (``first_start`` of every rank), or from this rank's own first compile."""
     times = {f["compile_id"]: f["compile_time_s"] for f in report["frames"]}
+    starts = {f["compile_id"]: f.get("start_time") for f in report["frames"]}
+    origin = first_start([report]) if origin is None else origin
     return [
         {
             "compile_id": c.compile_id,
@@ -93,10 +103,15 @@ def rank_compiles(report: dict[str, Any]) -> list[dict[str, Any]]:
             "graph": c.graph or None,
             "cache": ", ".join(f"{cache} {status}" for cache, status in c.caches) or None,
             "compile_s": times.get(c.compile_id),
+            "start_s": _since(starts.get(c.compile_id), origin),
             "collectives": list(c.calls),
         }
         for c in _compiles(report)
     ]
+
+
+def _since(start: float | None, origin: float | None) -> float | None:
+    return None if start is None or origin is None else round(start - origin, 6)
 
 
 def _recompile_cause(report: dict[str, Any], compile_id: str) -> str | None:
@@ -216,6 +231,7 @@ def merge(reports: dict[int, dict[str, Any]], sources: dict[int, str], shown: in
     shown_rank = ranks[0] if shown is None else shown
     totals = {r: sum(f["compile_time_s"] or 0.0 for f in reports[r]["frames"]) for r in ranks}
     straggler = max(ranks, key=lambda r: totals[r]) if len(ranks) > 1 else None
+    origin = first_start([reports[r] for r in ranks])
     out = dict(reports[shown_rank])
     out["ranks"] = {
         "world_size": len(ranks),
@@ -224,7 +240,7 @@ def merge(reports: dict[int, dict[str, Any]], sources: dict[int, str], shown: in
             {
                 "rank": r,
                 "source": sources.get(r, ""),
-                "compiles": rank_compiles(reports[r]),
+                "compiles": rank_compiles(reports[r], origin),
                 "compile_s": round(totals[r], 6),
                 "straggler": r == straggler,
             }

@@ -54,14 +54,19 @@ def ranks_section(report: dict[str, Any]) -> str:
                 cells.append(f'<td class="dx-missing{mark}">missing</td>')
             else:
                 cache = f" · {_e(c['cache'])}" if c.get("cache") else ""
+                start = f", from {c['start_s']:.2f} s" if c.get("start_s") is not None else ""
                 cells.append(
-                    f'<td class="{mark.strip()}" title="graph {_e(c.get("graph") or "none")}">{_e(c["status"])}{cache}</td>'
+                    f'<td class="{mark.strip()}" title="graph {_e(c.get("graph") or "none")}{start}">{_e(c["status"])}{cache}</td>'
                 )
         straggler = " (straggler)" if r.get("straggler") else ""
         rows.append(
-            f"<tr><td>rank {_e(r['rank'])}</td><td>{float(r.get('compile_s') or 0):.2f} s{straggler}</td>{''.join(cells)}</tr>"
+            f"<tr><td>rank {_e(r['rank'])}</td><td>{float(r.get('compile_s') or 0):.2f} s{straggler}</td>"
+            f"<td>{_e(_span(r.get('compiles') or []))}</td>{''.join(cells)}</tr>"
         )
-    table = f'<table class="dx-ranks"><tr><th>rank</th><th>compile</th>{head}</tr>{"".join(rows)}</table>'
+    table = (
+        '<table class="dx-ranks"><tr><th>rank</th><th>compile</th><th title="seconds after the job\'s first compile">'
+        f"compiling</th>{head}</tr>{''.join(rows)}</table>"
+    )
     if div:
         detail = f"<pre>{_e(div['detail'])}</pre>" if div.get("detail") else ""
         verdict = f'<div class="dx-divergence"><b>First divergence</b> ({_e(div["kind"])}): {_e(div["summary"])}{detail}</div>'
@@ -73,6 +78,14 @@ def ranks_section(report: dict[str, Any]) -> str:
         f"<h4>Ranks ({_e(view.get('world_size'))}; this report is rank {_e(view.get('shown_rank'))}'s)</h4>"
         f"<style>{RANKS_CSS}</style>{verdict}{table}{_collectives(ranks, order)}"
     )
+
+
+def _span(compiles: list[dict[str, Any]]) -> str:
+    """When a rank compiled, on the job's time axis: its first compile's start to its last one's end."""
+    timed = [c for c in compiles if c.get("start_s") is not None and c.get("compile_s") is not None]
+    if not timed:
+        return "-"
+    return f"{min(c['start_s'] for c in timed):.2f}-{max(c['start_s'] + c['compile_s'] for c in timed):.2f} s"
 
 
 def _collectives(ranks: list[dict[str, Any]], order: list[str]) -> str:

@@ -78,6 +78,7 @@ class FramesCollector(Collector):
                 fail_type=getattr(m, "fail_type", None),
                 fail_reason=getattr(m, "fail_reason", None),
                 compile_time_s=getattr(m, "entire_frame_compile_time_s", None),
+                start_time=getattr(m, "start_time", None),
             )
             if rec is None and frame.fail_type:  # no bytecode was made; the code Dynamo gave up on is still known
                 if failed_codes is None:

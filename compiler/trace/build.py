@@ -277,6 +277,7 @@ def _frames(report: CompileReport, events: list[TraceEvent], metrics: dict[str, 
                 fail_type=m.get("fail_type") if m else None,
                 fail_reason=m.get("fail_reason") if m else None,
                 compile_time_s=m.get("entire_frame_compile_time_s") if m else None,
+                start_time=m.get("start_time") if m else None,
             )
         )
 

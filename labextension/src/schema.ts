@@ -297,6 +297,10 @@ export interface Frame {
    * (minor 7) With --decisions (empty without it: opt-in, options.decisions): every call Dynamo met while tracing this frame (its last attempt, plus the call that broke the attempt before), in call order, as a tree (parent): what Dynamo decided for the callee (inline, skip, disabled, allow_in_graph, ...) and the rule that decided it. Calls to plain methods that inlined nothing and broke nothing are left out.
    */
   decisions?: Decision[];
+  /**
+   * (minor 12) compilation_metrics.start_time: when the compile began, in seconds since the epoch by the clock of the machine that compiled (the ranks' time axis); null when unknown and in golden reports.
+   */
+  start_time?: number | null;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -1994,6 +1998,10 @@ export interface RankCompile {
    */
   cache: string | null;
   compile_s: number | null;
+  /**
+   * (minor 12) When this compile began, in seconds after the first compile of any rank (each rank's frames' start_time: one time axis for the job; ranks on several machines read their own clocks). null when its start is unknown.
+   */
+  start_s?: number | null;
   /**
    * (minor 11) The compile's collective ops in issue order.
    */

@@ -117,7 +117,9 @@ describe('header: several ranks side by side', () => {
           source: 'rank0.log',
           compile_s: 1.5,
           straggler: false,
-          compiles: [{ compile_id: '0/0', status: 'ok', graph: 'aa', cache: null, compile_s: 1.5, collectives: [] }]
+          compiles: [
+            { compile_id: '0/0', status: 'ok', graph: 'aa', cache: null, compile_s: 1.5, start_s: 0, collectives: [] }
+          ]
         },
         {
           rank: 1,
@@ -125,8 +127,24 @@ describe('header: several ranks side by side', () => {
           compile_s: 2.25,
           straggler: true,
           compiles: [
-            { compile_id: '0/0', status: 'ok', graph: 'aa', cache: 'fx_graph hit', compile_s: 1.0, collectives: [] },
-            { compile_id: '0/1', status: 'recompile', graph: 'bb', cache: null, compile_s: 1.25, collectives: [] }
+            {
+              compile_id: '0/0',
+              status: 'ok',
+              graph: 'aa',
+              cache: 'fx_graph hit',
+              compile_s: 1.0,
+              start_s: 0.1,
+              collectives: []
+            },
+            {
+              compile_id: '0/1',
+              status: 'recompile',
+              graph: 'bb',
+              cache: null,
+              compile_s: 1.25,
+              start_s: 2,
+              collectives: []
+            }
           ]
         }
       ],
@@ -154,6 +172,45 @@ describe('header: several ranks side by side', () => {
     ]);
     expect(header.querySelector('tr[data-rank="1"] td[data-compile-id="0/1"]')!.classList).toContain('jp-mod-diverges');
     expect(header.querySelector('[data-collectives]')).toBeNull();
+    // every rank's compiles on one time axis, 0 to 3.25 s: rank 1's recompile from 2 s to the end, its lane marked
+    const timeline = header.querySelector<HTMLElement>('.jp-DynamoExplorer-rankTimeline')!;
+    expect(timeline.dataset.end).toBe('3.250');
+    const lanes = [...timeline.querySelectorAll<HTMLElement>('.jp-DynamoExplorer-rankLane')];
+    expect(
+      lanes.map(l => [l.dataset.rank, l.classList.contains('jp-mod-straggler'), l.children[0].textContent])
+    ).toEqual([
+      ['0', false, 'rank 0'],
+      ['1', true, 'rank 1 (straggler)']
+    ]);
+    const bar = lanes[1].querySelector<HTMLElement>('[data-compile-id="0/1"]')!;
+    expect([bar.style.left, bar.style.width]).toEqual(['61.538%', '38.462%']);
+    expect(bar.title).toBe('rank 1 [0/1] recompile: from 2.00 s for 1.250 s');
+    expect(bar.classList).toContain('jp-mod-recompile');
+    expect(lanes[0].querySelectorAll('.jp-DynamoExplorer-rankLaneBar')).toHaveLength(1);
+    expect(timeline.lastElementChild!.textContent).toBe(
+      "compile time on one axis: 0 to 3.25 s after the job's first compile (each rank's clock)"
+    );
+  });
+
+  it('draws no time axis for ranks whose compiles have no start (a report of minor 11)', async () => {
+    const report = golden('toy_example');
+    report.ranks = {
+      world_size: 2,
+      shown_rank: 0,
+      ranks: [0, 1].map(rank => ({
+        rank,
+        source: `rank${rank}.log`,
+        compile_s: 1,
+        straggler: rank === 1,
+        compiles: [
+          { compile_id: '0/0', status: 'ok' as const, graph: 'aa', cache: null, compile_s: 1, collectives: [] }
+        ]
+      })),
+      divergence: null
+    };
+    const { root } = await render(report);
+    expect(pane(root, 'header').querySelector('.jp-DynamoExplorer-ranksTable')).not.toBeNull();
+    expect(pane(root, 'header').querySelector('.jp-DynamoExplorer-rankTimeline')).toBeNull();
   });
 
   it("lines up each compile's collectives rank beside rank and marks where the ranks issue different ones", async () => {

@@ -202,8 +202,16 @@ def test_a_plain_torchrun_trace_opens_rank_by_rank_and_names_the_rank_that_recom
     assert div["summary"] == "rank 1 compiled [0/1], rank 0 did not"
     assert "0/0: tensor 'x' size mismatch at index 0. expected 4, actual 6" in div["detail"]
     assert trace_report(opened, rank=1)["ranks"]["shown_rank"] == 1
+    # one time axis for the job: seconds after the first compile of any rank, from each compile's compilation_metrics
+    starts = {r["rank"]: [c["start_s"] for c in r["compiles"]] for r in ranks["ranks"]}
+    assert min(s for row in starts.values() for s in row) == 0.0
+    assert starts[1][0] < starts[1][1] and all(0 <= s < 120 for row in starts.values() for s in row), starts
+    metrics = {o.log.rank: [f["start_time"] for f in o.report["frames"]] for o in opened}
+    origin = min(t for row in metrics.values() for t in row)
+    assert starts == {rank: [round(t - origin, 6) for t in row] for rank, row in metrics.items()}
     html = render(report)
     assert "rank 1 compiled [0/1], rank 0 did not" in html and "size mismatch at index 0" in html
+    assert '<th title="seconds after the job\'s first compile">compiling</th>' in html
     cli = subprocess.run(
         [sys.executable, "-m", "compiler.cli", "open", str(trace)],
         cwd=REPO,
@@ -243,6 +251,8 @@ def test_run_nproc_captures_every_rank_of_a_ddp_step_as_dynamo_compiled_it(tmp_p
     for summary in ranks["ranks"]:
         assert [c["compile_id"] for c in summary["compiles"]] == _metrics_ids(logs[summary["rank"]]), summary["rank"]
     assert report["graphs"] and all(r["compiles"] for r in ranks["ranks"])
+    # captured live: each compile's start from the rank's own compilation metrics, on the job's axis
+    assert all(c["start_s"] is not None and c["start_s"] >= 0 for r in ranks["ranks"] for c in r["compiles"])
     # DDP's graph splits, live (rank 0's report) and in every rank's trace: the forward in three pieces
     [split] = report["ddp_splits"]
     assert [s["name"] for s in split["submodules"]] == ["submod_0", "submod_1", "submod_2"]

@@ -3,11 +3,12 @@
  * compile-ids table (each cell the compile's status and cache decisions, `missing` where a rank did not compile that
  * id), each rank's compile seconds with the straggler marked, and the first divergence with its cause (the guard
  * that failed on the rank that recompiled, the collective where they part, or the diff of the two ranks' graphs), and
- * each compile's collectives rank beside rank in issue order, a position where a rank issues another one marked.
- * The rest of the report is `shown_rank`'s.
+ * each compile's collectives rank beside rank in issue order, a position where a rank issues another one marked;
+ * every rank's compiles on one time axis (a lane a rank, a bar a compile, the straggler's lane marked). The rest of
+ * the report is `shown_rank`'s.
  */
 import { h } from '../dom';
-import type { Collective, CompileReport, RanksView } from '../schema';
+import type { Collective, CompileReport, RankCompile, RanksView } from '../schema';
 
 /** `all_reduce(float32[4], 'sum', '0')`, as compiler/collectives.py's `describe`; `nothing` past a rank's last. */
 export function describeCollective(c: Collective | undefined): string {
@@ -71,6 +72,54 @@ function collectivesView(view: RanksView, columns: string[]): HTMLElement | null
         ...tables
       )
     : null;
+}
+
+/**
+ * Every rank's compiles on one time axis: a lane a rank (the straggler's marked), a bar a compile from its
+ * `start_s` for its `compile_s` (at least a sliver, so a short compile stays visible); null when no compile has both.
+ */
+export function timelineView(view: RanksView): HTMLElement | null {
+  const timed = (c: RankCompile): boolean => typeof c.start_s === 'number' && typeof c.compile_s === 'number';
+  const bars = view.ranks.flatMap(r => r.compiles.filter(timed));
+  if (bars.length === 0) {
+    return null;
+  }
+  const end = Math.max(...bars.map(c => c.start_s! + c.compile_s!));
+  const span = end > 0 ? end : 1;
+  const pct = (s: number): string => `${((100 * s) / span).toFixed(3)}%`;
+  const lanes = view.ranks.map(r =>
+    h(
+      'div',
+      { class: `jp-DynamoExplorer-rankLane${r.straggler ? ' jp-mod-straggler' : ''}`, data: { rank: String(r.rank) } },
+      h('span', {
+        class: 'jp-DynamoExplorer-rankLaneLabel',
+        text: `rank ${r.rank}${r.straggler ? ' (straggler)' : ''}`
+      }),
+      h(
+        'span',
+        { class: 'jp-DynamoExplorer-rankLaneTrack' },
+        ...r.compiles.filter(timed).map(c => {
+          const bar = h('span', {
+            class: `jp-DynamoExplorer-rankLaneBar jp-mod-${c.status}`,
+            data: { compileId: c.compile_id },
+            title: `rank ${r.rank} [${c.compile_id}] ${c.status}: from ${c.start_s!.toFixed(2)} s for ${c.compile_s!.toFixed(3)} s`
+          });
+          bar.style.left = pct(c.start_s!);
+          bar.style.width = pct(c.compile_s!);
+          return bar;
+        })
+      )
+    )
+  );
+  return h(
+    'div',
+    { class: 'jp-DynamoExplorer-rankTimeline', data: { end: end.toFixed(3) } },
+    ...lanes,
+    h('div', {
+      class: 'jp-DynamoExplorer-muted',
+      text: `compile time on one axis: 0 to ${end.toFixed(2)} s after the job's first compile (each rank's clock)`
+    })
+  );
 }
 
 /** The compile ids of every rank, in first-seen order (rank by rank). */
@@ -144,6 +193,7 @@ export function ranksView(report: CompileReport): HTMLElement | null {
       ),
       ...rows
     ),
+    timelineView(view),
     collectivesView(view, columns)
   );
 }
