@@ -103,12 +103,14 @@ describe('parts a report holds only in part', () => {
     // the tree: its line sits in the tree's <details>; the whole tree replaces the cut one, the details open
     const treeLine = guards.querySelector<HTMLElement>('.jp-DynamoExplorer-guardTree .jp-DynamoExplorer-partCut')!;
     treeLine.querySelector<HTMLButtonElement>('button')!.click();
-    await vi.waitFor(() =>
-      expect(guards.querySelector('.jp-DynamoExplorer-guardTree')?.hasAttribute('open')).toBe(true)
-    );
+    // the details open and the whole tree drawn in them (a loaded machine may draw the tree a tick after opening)
+    await vi.waitFor(() => {
+      expect(guards.querySelector('.jp-DynamoExplorer-guardTree')?.hasAttribute('open')).toBe(true);
+      expect(guards.querySelector('.jp-DynamoExplorer-guardTree pre')).not.toBeNull();
+    });
     expect(report.frames[0].guard_tree).toBe(whole['k2:guard_tree:0/0']);
     expect(report.parts_cut).toEqual([]);
-    expect(guards.querySelector('.jp-DynamoExplorer-guardTree pre')?.textContent).not.toContain('(truncated)');
+    expect(guards.querySelector('.jp-DynamoExplorer-guardTree pre')!.textContent).not.toContain('(truncated)');
   });
 
   it('says why when the kernel no longer keeps the part, and the button stays', async () => {

@@ -6,7 +6,9 @@ Contents:
   or changed setting carries over), stopped by PID at the end with an assertion that none of its processes
   is left. ``notebook7``: the same for Notebook 7 (``LabServer(app="notebook")``); ``lab_without_extension``:
   a JupyterLab where our labextension is disabled, as a user or an admin does (the widget draws there).
-- ``browser`` (session: the suite runs on one worker, ``tests/conftest.py``): headless /usr/bin/chromium. A missing browser skips locally and FAILS in CI
+- ``browser`` (module): headless /usr/bin/chromium. Not for the session: playwright's sync API keeps an asyncio
+  loop running on the worker's main thread while it is open, and the tests that follow the browser suite on that
+  worker (an ``asyncio.run`` in a golden cell) would find it. A missing browser skips locally and FAILS in CI
   (env CI=true), as does an unbuilt renderer.
 - ``page``: a fresh page that records dialogs (``page.dialogs``) and page errors (``page.errors``).
 """
@@ -80,7 +82,7 @@ def notebook7(_notebook7_server):
     _notebook7_server.reset()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
     problem = labserver.browser_missing()
     if problem:
