@@ -83,12 +83,13 @@ def run_nproc(nproc: int, script: str, argv: Sequence[str], json_out: str | None
     if json_out is not None:
         write_report(report, json_out)
     if html_out is not None:
-        from kernel_ext.export import ExportError, write_html, written
+        from kernel_ext.export import ExportError, write_html_pages, written
 
-        try:
-            write_html(report, html_out)
+        try:  # a page a rank, each linking the others
+            pages = write_html_pages(report, html_out, reports)
         except (ExportError, OSError) as exc:
             print(f"dynamo-explorer: error: the HTML report was not written to {html_out}: {exc}", file=sys.stderr)
             return status or 1
-        print(f"dynamo-explorer: {written(html_out)}")
+        for page in pages:
+            print(f"dynamo-explorer: {written(page)}")
     return status

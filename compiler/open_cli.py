@@ -60,13 +60,14 @@ def open_main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         write_report(report, args.json)
         print(f"dynamo-explorer: wrote {args.json}")
     if args.html is not None:
-        from kernel_ext.export import ExportError, write_html, written
+        from kernel_ext.export import ExportError, write_html_pages, written
 
-        try:
-            write_html(report, args.html)
+        try:  # several ranks: a page a rank, each linking the others
+            pages = write_html_pages(report, args.html, {o.log.rank: o.report for o in opened if o.log.rank is not None})
         except (ExportError, OSError) as exc:
             print(f"dynamo-explorer: error: the HTML report was not written to {args.html}: {exc}", file=sys.stderr)
             status = 1
         else:
-            print(f"dynamo-explorer: {written(args.html)}")
+            for page in pages:
+                print(f"dynamo-explorer: {written(page)}")
     return status

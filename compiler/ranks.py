@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from .collectives import collectives, describe, first_mismatch, signature
 
-__all__ = ["first_divergence", "merge", "rank_compiles"]
+__all__ = ["first_divergence", "merge", "rank_compiles", "rank_pages"]
 
 _FILE_COMMENT = re.compile(r"^\s*# File: .*$", re.M)
 
@@ -249,3 +250,20 @@ def merge(reports: dict[int, dict[str, Any]], sources: dict[int, str], shown: in
         "divergence": first_divergence(reports),
     }
     return out
+
+
+def rank_pages(report: dict[str, Any], reports: dict[int, dict[str, Any]], path: str) -> list[tuple[str, dict[str, Any]]]:
+    """A multi-rank ``report`` (``merge``'s) as one page a rank, for an ``--html`` export: ``(path, report)`` pairs, the
+    shown rank's first at ``path``, rank N's beside it (``report.rank1.html``), each with the same ranks view, its
+    own rank shown, and every rank's ``page`` named so that each page links the others."""
+    view = report["ranks"]
+    shown = view["shown_rank"]
+    root, ext = os.path.splitext(path)
+    paths = {r: path if r == shown else f"{root}.rank{r}{ext or '.html'}" for r in reports}
+    rows = [dict(s, page=os.path.basename(paths[s["rank"]])) for s in view["ranks"] if s["rank"] in paths]
+    pages = []
+    for r in [shown, *sorted(r for r in reports if r != shown)]:
+        page = dict(report if r == shown else reports[r])
+        page["ranks"] = {**view, "shown_rank": r, "ranks": rows}
+        pages.append((paths[r], page))
+    return pages

@@ -46,6 +46,7 @@ __all__ = [
     "standalone_html",
     "theme_rule",
     "write_html",
+    "write_html_pages",
     "written",
 ]
 
@@ -197,6 +198,21 @@ def write_html(report: dict[str, Any], path: str | os.PathLike[str]) -> None:
     page = standalone_html(report)
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(page)
+
+
+def write_html_pages(report: dict[str, Any], path: str, reports: dict[int, dict[str, Any]] | None = None) -> list[str]:
+    """``write_html``; for a multi-rank report whose ranks' own reports are given, one page a rank, linked from each
+    other's ranks view (``compiler.ranks.rank_pages``). The paths written, the report's own first."""
+    if not reports or not report.get("ranks"):
+        write_html(report, path)
+        return [path]
+    from compiler.ranks import rank_pages
+
+    done = []
+    for page_path, page in rank_pages(report, reports, path):
+        write_html(page, page_path)
+        done.append(page_path)
+    return done
 
 
 def written(path: str | os.PathLike[str]) -> str:

@@ -13,6 +13,7 @@ Contents: ``ranks_section(report) -> str`` (part of the header section) and ``RA
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 from compiler.collectives import describe, signature
@@ -60,7 +61,7 @@ def ranks_section(report: dict[str, Any]) -> str:
                 )
         straggler = " (straggler)" if r.get("straggler") else ""
         rows.append(
-            f"<tr><td>rank {_e(r['rank'])}</td><td>{float(r.get('compile_s') or 0):.2f} s{straggler}</td>"
+            f"<tr><td>{_rank_label(r, view.get('shown_rank'))}</td><td>{float(r.get('compile_s') or 0):.2f} s{straggler}</td>"
             f"<td>{_e(_span(r.get('compiles') or []))}</td>{''.join(cells)}</tr>"
         )
     table = (
@@ -78,6 +79,18 @@ def ranks_section(report: dict[str, Any]) -> str:
         f"<h4>Ranks ({_e(view.get('world_size'))}; this report is rank {_e(view.get('shown_rank'))}'s)</h4>"
         f"<style>{RANKS_CSS}</style>{verdict}{table}{_collectives(ranks, order)}"
     )
+
+
+_PAGE = re.compile(r"[\w.-]+\.html?")
+
+
+def _rank_label(r: dict[str, Any], shown: Any) -> str:
+    """``rank 1 (shown)``, or a link to another rank's page of an --html export of several ranks."""
+    if r["rank"] == shown:
+        return f"rank {_e(r['rank'])} (shown)"
+    if isinstance(r.get("page"), str) and _PAGE.fullmatch(r["page"]):  # a page beside this one, never a script
+        return f'<a href="{_e(r["page"])}">rank {_e(r["rank"])}</a>'
+    return f"rank {_e(r['rank'])}"
 
 
 def _span(compiles: list[dict[str, Any]]) -> str:

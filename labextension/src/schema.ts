@@ -1981,6 +1981,10 @@ export interface RankSummary {
    * The rank whose compiles took the longest (the others wait for it at their next collective).
    */
   straggler: boolean;
+  /**
+   * (minor 12) In an --html export of several ranks (one page a rank): the file name of this rank's page, beside the one shown. Absent elsewhere.
+   */
+  page?: string | null;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema

@@ -124,6 +124,7 @@ describe('header: several ranks side by side', () => {
         {
           rank: 1,
           source: 'rank1.log',
+          page: 'job.rank1.html',
           compile_s: 2.25,
           straggler: true,
           compiles: [
@@ -172,6 +173,9 @@ describe('header: several ranks side by side', () => {
     ]);
     expect(header.querySelector('tr[data-rank="1"] td[data-compile-id="0/1"]')!.classList).toContain('jp-mod-diverges');
     expect(header.querySelector('[data-collectives]')).toBeNull();
+    // one page a rank (an --html export): another rank's name links to its page
+    expect(header.querySelector('tr[data-rank="1"] a')!.getAttribute('href')).toBe('job.rank1.html');
+    expect(header.querySelector('tr[data-rank="0"] a')).toBeNull();
     // every rank's compiles on one time axis, 0 to 3.25 s: rank 1's recompile from 2 s to the end, its lane marked
     const timeline = header.querySelector<HTMLElement>('.jp-DynamoExplorer-rankTimeline')!;
     expect(timeline.dataset.end).toBe('3.250');
@@ -202,6 +206,7 @@ describe('header: several ranks side by side', () => {
         source: `rank${rank}.log`,
         compile_s: 1,
         straggler: rank === 1,
+        page: rank === 1 ? 'javascript:alert(1)' : null, // a report is data: no script link
         compiles: [
           { compile_id: '0/0', status: 'ok' as const, graph: 'aa', cache: null, compile_s: 1, collectives: [] }
         ]
@@ -211,6 +216,7 @@ describe('header: several ranks side by side', () => {
     const { root } = await render(report);
     expect(pane(root, 'header').querySelector('.jp-DynamoExplorer-ranksTable')).not.toBeNull();
     expect(pane(root, 'header').querySelector('.jp-DynamoExplorer-rankTimeline')).toBeNull();
+    expect(pane(root, 'header').querySelector('.jp-DynamoExplorer-ranksTable a')).toBeNull();
   });
 
   it("lines up each compile's collectives rank beside rank and marks where the ranks issue different ones", async () => {

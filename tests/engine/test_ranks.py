@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from compiler.ranks import first_divergence
+from compiler.ranks import first_divergence, rank_pages
 from compiler.schema import validate_report
 from compiler.trace import read_trace, trace_report
 from kernel_ext.static_html import render
@@ -213,7 +214,7 @@ def test_a_plain_torchrun_trace_opens_rank_by_rank_and_names_the_rank_that_recom
     assert "rank 1 compiled [0/1], rank 0 did not" in html and "size mismatch at index 0" in html
     assert '<th title="seconds after the job\'s first compile">compiling</th>' in html
     cli = subprocess.run(
-        [sys.executable, "-m", "compiler.cli", "open", str(trace)],
+        [sys.executable, "-m", "compiler.cli", "open", str(trace), "--html", str(tmp_path / "job.html")],
         cwd=REPO,
         env=_env(),
         capture_output=True,
@@ -222,6 +223,26 @@ def test_a_plain_torchrun_trace_opens_rank_by_rank_and_names_the_rank_that_recom
     )
     assert cli.returncode == 0, cli.stderr
     assert "ranks: first divergence: rank 1 compiled [0/1], rank 0 did not" in cli.stdout
+    # --html: a page a rank, each rank's full report, each page's ranks view linking the other's page
+    assert cli.stdout.count("dynamo-explorer: wrote ") == 2, cli.stdout
+    main, other = (tmp_path / "job.html").read_text(), (tmp_path / "job.rank1.html").read_text()
+    assert "job.rank1.html" in main and "job.html" in other
+    assert re.search(r'"shown_rank":\s*0', main) and re.search(r'"shown_rank":\s*1', other)
+
+
+def test_rank_pages_are_each_rank_s_report_with_the_same_ranks_view_and_links(tmp_path: Path) -> None:
+    reports = {r: {"frames": [], "graphs": [], "which": r} for r in (0, 1, 2)}
+    view = {"world_size": 3, "shown_rank": 1, "ranks": [{"rank": r, "compiles": []} for r in (0, 1, 2)], "divergence": None}
+    pages = rank_pages({**reports[1], "ranks": view}, reports, str(tmp_path / "out.html"))
+    assert [(Path(p).name, page["which"], page["ranks"]["shown_rank"]) for p, page in pages] == [
+        ("out.html", 1, 1),
+        ("out.rank0.html", 0, 0),
+        ("out.rank2.html", 2, 2),
+    ]
+    assert all(
+        [s["page"] for s in page["ranks"]["ranks"]] == ["out.rank0.html", "out.html", "out.rank2.html"] for _, page in pages
+    )
+    assert "page" not in view["ranks"][0]  # the merged report itself is left as it was
 
 
 def _nproc(tmp: Path, script: Path, trace: Path | None = None) -> tuple[subprocess.CompletedProcess[str], dict]:

@@ -8,7 +8,7 @@
  * the report is `shown_rank`'s.
  */
 import { h } from '../dom';
-import type { Collective, CompileReport, RankCompile, RanksView } from '../schema';
+import type { Collective, CompileReport, RankCompile, RankSummary, RanksView } from '../schema';
 
 /** `all_reduce(float32[4], 'sum', '0')`, as compiler/collectives.py's `describe`; `nothing` past a rank's last. */
 export function describeCollective(c: Collective | undefined): string {
@@ -122,6 +122,24 @@ export function timelineView(view: RanksView): HTMLElement | null {
   );
 }
 
+/** A page of an --html export, in the same folder. */
+const PAGE = /^[\w.-]+\.html?$/;
+
+/**
+ * A rank's name in the table: `rank 1 (shown)` for the rank this report is; another rank's is a link to its page
+ * when the report is one page of an --html export of several ranks (`page`, compiler/ranks.py `rank_pages`).
+ */
+function rankLabel(r: RankSummary, shown: number): HTMLElement {
+  if (r.rank === shown) {
+    return h('span', { text: `rank ${r.rank} (shown)` });
+  }
+  // only a page beside this one (report.rank1.html): a report is data, and a link it names must not be a script
+  if (r.page && PAGE.test(r.page)) {
+    return h('a', { text: `rank ${r.rank}`, title: `rank ${r.rank}'s full report`, attrs: { href: r.page } });
+  }
+  return h('span', { text: `rank ${r.rank}` });
+}
+
 /** The compile ids of every rank, in first-seen order (rank by rank). */
 export function rankColumns(view: RanksView): string[] {
   const order: string[] = [];
@@ -148,7 +166,7 @@ export function ranksView(report: CompileReport): HTMLElement | null {
     return h(
       'tr',
       { data: { rank: String(r.rank) } },
-      h('td', { text: `rank ${r.rank}${r.rank === view.shown_rank ? ' (shown)' : ''}` }),
+      h('td', {}, rankLabel(r, view.shown_rank)),
       h('td', { text: `${r.compile_s.toFixed(2)} s${r.straggler ? ' (straggler)' : ''}`, title: r.source }),
       ...columns.map(cid => {
         const c = byId.get(cid);
