@@ -6,7 +6,7 @@ effects happen twice, and the namespace ends as the second run left it). Both ru
 the compiled run's compile time (``CaptureContext.compiling_s``, compile start to end callbacks) is
 taken out, so ``speedup = eager / (compiled - compile)``. In scope ``calls`` each compiled callee is
 also timed call by call in both runs (``CallTimer``): the plain run calls what ``torch.compile`` would
-have started on (``calls.compile_target``), so a function the user already wrapped runs uncompiled.
+have started on (``targets.compile_target``), so a function the user already wrapped runs uncompiled.
 One run each: warm-up costs (first-call allocation, lazy module init) land in both.
 """
 
@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .calls import compile_target
 from .model import CompileReport, EagerBaseline, FunctionSpeedup
+from .targets import compile_target
 
 __all__ = ["NOTICE", "CallTimer", "EagerCalls", "baseline"]
 

@@ -33,9 +33,7 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
-import os
 import sys
-import sysconfig
 import types
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -45,6 +43,7 @@ import torch
 
 from . import _compat
 from .errors import UsageError
+from .user_code import is_user_file
 
 OUT_NAME = "__dynamo_cell_out__"
 ANCHOR_NAME = "__dynamo_torch__"
@@ -196,7 +195,7 @@ def _auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any]) -> tuple[str, 
     ``trainer.step(x)`` with ``model`` / ``trainer`` from an earlier cell). Calls of classes, builtins,
     imported names and library attributes (``torch.randn``, ``x.sin()``, ``model.generate``) do not count.
     """
-    from .calls import compile_target
+    from .targets import compile_target
 
     classes = {s.name for s in _toplevel_nodes(stmts) if isinstance(s, ast.ClassDef)}
     imported = {
@@ -374,29 +373,6 @@ def _resolve_static(dotted: str, namespace: dict[str, Any]) -> Any:
         if isinstance(obj, (staticmethod, classmethod)):
             obj = obj.__func__
     return obj
-
-
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_LIBRARY_DIRS = tuple(
-    os.path.realpath(p) + os.sep
-    for p in {
-        sysconfig.get_paths()["stdlib"],
-        sysconfig.get_paths()["purelib"],
-        sysconfig.get_paths()["platlib"],
-        sys.prefix,
-        sys.base_prefix,
-        _HERE,  # the explorer's own code is never the user's, even from a checkout (an editable install)
-        os.path.join(os.path.dirname(_HERE), "kernel_ext"),
-    }
-)
-
-
-def is_user_file(filename: str | None) -> bool:
-    if not filename:
-        return False
-    if filename.startswith("<"):
-        return True  # exec'd / IPython cell code
-    return not os.path.realpath(filename).startswith(_LIBRARY_DIRS)
 
 
 # --- cell scope: the generated function -------------------------------------------------------------

@@ -107,7 +107,7 @@ def main(argv: Sequence[str] | None = None, who: str = "") -> int:
         from .nproc import run_nproc
 
         return run_nproc(args.nproc, args.script, list(argv if argv is not None else sys.argv[1:])[1:], args.json, args.html)
-    from .try_fix import check_name
+    from .options import check_name
     from .try_fix import notice as try_notice
 
     if options.try_fix is not None:

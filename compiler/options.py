@@ -32,7 +32,7 @@ TRACE_FRAME = re.compile(r"^(\d+/\d+|[A-Za-z_]\w*|<[\w-]+>)$")
 TRACE_STEPS_MAX = 2000  # --trace-steps-max's default: the instructions a report keeps
 INDUCTOR_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 
-__all__ = ["DECOMPILE", "OPTIONS", "OUTPUTS", "SCOPES", "Option", "RunOptions", "add_arguments", "unwritable"]
+__all__ = ["DECOMPILE", "OPTIONS", "OUTPUTS", "SCOPES", "Option", "RunOptions", "add_arguments", "check_name", "unwritable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +86,6 @@ class RunOptions:
             raise UsageError(f"unknown decompile choice '{self.decompile}': use one of {', '.join(DECOMPILE)}")
         self._validate_trace_steps()
         if self.try_fix is not None:
-            from .try_fix import check_name  # names and hints: [Note: try a fix] in try_fix.py
-
             check_name(self.try_fix)
         return self
 
@@ -316,3 +314,22 @@ def unwritable(path: str, flag: str) -> str | None:
     if not os.access(folder, os.W_OK) or (os.path.exists(target) and not os.access(target, os.W_OK)):
         return f"permission denied; pick a writable {flag} path"
     return None
+
+
+# The forms a --try NAME takes (the fixes themselves: [Note: try a fix] in try_fix.py); checked before anything runs.
+_FORM = re.compile(
+    r"^(capture_scalar_outputs|capture_dynamic_output_shape_ops|reorderable_logging_functions|dynamic|cond"
+    r"|(mark_dynamic|maybe_mark_dynamic):[A-Za-z_]\w*:\d+|(allow_in_graph|nonstrict_trace):[A-Za-z_]\w*|torch_check:\d+)$"
+)
+_LIST = "the report's fixes (the Try a fix pane, or report['fixes'] of a run without --try) name the ones on offer"
+
+
+def check_name(name: str) -> None:
+    """Refuse, before anything runs, a NAME that no fix can have, and a hint (a rewrite only the user can make)."""
+    if name == "cond":
+        raise UsageError(
+            "--try cond: a torch.cond rewrite is a change to your code that only you can make (both branches as "
+            "functions); it is a hint, not a fix --try can run"
+        )
+    if not _FORM.match(name):
+        raise UsageError(f"--try: unknown fix '{name}': {_LIST}, e.g. --try capture_scalar_outputs or --try dynamic")

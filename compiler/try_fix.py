@@ -1,6 +1,6 @@
 """``--try NAME``: re-run the cell with one of the report's fixes applied for that run only, before vs after.
 
-Holds ``check_name`` (the forms a NAME takes; a hint is refused), ``notice`` (what both front ends say first),
+Holds ``notice`` (what both front ends say first; the forms a NAME takes are checked by ``options.check_name``),
 ``resolve`` (NAME in the before report's ``fixes``), ``outcome`` (a report's ``RunOutcome``), ``Applied`` (one
 fix, applied and put back) and ``run_with_fix`` (what ``run_cell`` does when ``options.try_fix`` is set). The
 catalogue of fixes is ``collectors/fixes.py``.
@@ -38,7 +38,6 @@ import contextlib
 import difflib
 import inspect
 import linecache
-import re
 import types
 import weakref
 from collections.abc import Callable, Iterator
@@ -51,28 +50,11 @@ from . import _compat
 from .collectors.fixes import check_line, config_value
 from .errors import UsageError
 from .model import Fix, FixTarget, RunOutcome, TryFix
-from .options import RunOptions
+from .options import RunOptions, check_name
 from .reset import code_of
 from .summary import counts
 
-__all__ = ["Applied", "check_name", "notice", "outcome", "resolve", "run_with_fix"]
-
-_FORM = re.compile(
-    r"^(capture_scalar_outputs|capture_dynamic_output_shape_ops|reorderable_logging_functions|dynamic|cond"
-    r"|(mark_dynamic|maybe_mark_dynamic):[A-Za-z_]\w*:\d+|(allow_in_graph|nonstrict_trace):[A-Za-z_]\w*|torch_check:\d+)$"
-)
-_LIST = "the report's fixes (the Try a fix pane, or report['fixes'] of a run without --try) name the ones on offer"
-
-
-def check_name(name: str) -> None:
-    """Refuse, before anything runs, a NAME that no fix can have, and a hint (a rewrite only the user can make)."""
-    if name == "cond":
-        raise UsageError(
-            "--try cond: a torch.cond rewrite is a change to your code that only you can make (both branches as "
-            "functions); it is a hint, not a fix --try can run"
-        )
-    if not _FORM.match(name):
-        raise UsageError(f"--try: unknown fix '{name}': {_LIST}, e.g. --try capture_scalar_outputs or --try dynamic")
+__all__ = ["Applied", "notice", "outcome", "resolve", "run_with_fix"]
 
 
 def notice(name: str, before_from: str | None) -> str:

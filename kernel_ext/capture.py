@@ -56,8 +56,8 @@ class Capture:
     def __enter__(self) -> Any:
         from compiler import run_cell
 
+        from .exploration import Exploration
         from .parts import keep as keep_parts
-        from .python_api import Exploration
 
         if self._armed:
             raise CaptureError("explore.capture(): this block is already running; use one explore.capture() per with")

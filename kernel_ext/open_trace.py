@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import shlex
 
-from .python_api import Exploration
+from .exploration import Exploration
 
 __all__ = ["TraceError", "open_trace", "parse_open_line"]
 

@@ -15,8 +15,7 @@ Contents:
 - ``explore.capture(**torch_compile_kwargs)``: a context manager for code that is not one call: the with-block's
   body runs as a ``%%dynamo`` cell would (scope ``auto``: what the body calls is compiled, [Note: calls scope]),
   in the namespace of the cell or script it is written in (``kernel_ext/capture.py``).
-- ``Exploration``: ``.report``, ``.value``, and ``_repr_mimebundle_``: the bundle ``%%dynamo`` shows
-  (``kernel_ext.display.bundle``, with the explorer as a widget wherever a frontend asks for it).
+- ``Exploration`` (``kernel_ext/exploration.py``): ``.report``, ``.value``, and ``_repr_mimebundle_``.
 
 The run is a one-line program ``fn(*args, **kwargs)`` run by ``compiler.run_cell`` under scope ``calls``, in a
 namespace of its own that is dropped afterwards: nothing of the caller's is kept alive (``.value`` is what the
@@ -29,30 +28,13 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
+from .exploration import Exploration
 from .parts import keep as keep_parts
 
 __all__ = ["Exploration", "explore"]
 
 _counter = itertools.count(1)
 _RESERVED = frozenset({"args", "kwargs"})
-
-
-class Exploration:
-    """One ``explore(fn)(*args)`` call: its compile report and what ``fn`` returned."""
-
-    def __init__(self, report: dict[str, Any], value: Any) -> None:
-        self.report = report
-        self.value = value
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from .display import bundle
-
-        return bundle(self.report, widget=True)
-
-    def __repr__(self) -> str:
-        from compiler.summary import one_line
-
-        return f"<Exploration {one_line(self.report)}>"
 
 
 #: torch.compile's arguments a run's options hold (``compiler.RunOptions``); explore(fn) passes any other to torch.compile

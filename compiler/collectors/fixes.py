@@ -30,8 +30,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-from ..cell import is_user_file
 from ..model import CompileReport, Fix, FixTarget, Frame, GraphBreak
+from ..user_code import is_user_file
 from .base import CaptureContext, Collector
 
 __all__ = ["FixesCollector", "check_line", "config_value", "fixes_for"]

@@ -15,8 +15,8 @@ from typing import Any
 
 from .. import _compat
 from ..bytecode import decompile, instruction_rows
-from ..cell import is_user_file
 from ..model import CodeInfo, CompileReport, Frame
+from ..user_code import is_user_file
 from .base import CaptureContext, CodeRecord, Collector
 from .logs import LogsCollector
 

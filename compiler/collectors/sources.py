@@ -25,8 +25,8 @@ import sys
 from collections.abc import Callable
 
 from .. import _compat
-from ..cell import is_user_file
 from ..model import CompileReport, SourceExcerpt, SourceFile
+from ..user_code import is_user_file
 from .base import CaptureContext, Collector
 
 # A function longer than this is cut (a 3,000-line generated forward is read in its bytecode).

@@ -6,7 +6,7 @@
  */
 import type { IViewContext } from './context';
 import { button, h } from './dom';
-import { symbolText } from './guardsModel';
+import { dynamicText, symbolText } from './shapeText';
 import type { AutomaticDynamic, Frame } from './schema';
 
 /**
@@ -40,18 +40,6 @@ export function frameSymbols(ctx: IViewContext, frame: Frame): HTMLElement | nul
     );
   }
   return row;
-}
-
-/**
- * One input held dynamic, in words: "L['x'] dim 0 (size (?, 3))", "L['n'] (any value)" (an int; pgo writes a
- * tensor whose number of dims changed alike).
- */
-export function dynamicText(d: Pick<AutomaticDynamic, 'source' | 'kind' | 'dims' | 'now'>): string {
-  if (d.kind === 'scalar') {
-    return `${d.source} (any value)`;
-  }
-  const dims = d.dims.length === 0 ? 'every dim' : `dim ${d.dims.join(', ')}`;
-  return `${d.source} ${dims} (${d.now})`;
 }
 
 /**

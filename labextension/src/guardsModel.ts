@@ -16,9 +16,8 @@
  *   (`recompile_reasons[].failures`, minor 6) in words, and the rows of the entry's guards they are.
  * - `dynamicDecisions`: a recompile tied to the automatic-dynamic decision it led to (after [0/0] → size
  *   mismatch, Dynamo marked L['x'] dim 0 dynamic; [0/1] compiled with s0).
- * - `symbolText`: a dynamic-shape symbol as the frame title shows it, its specialisation included.
  */
-import { dynamicText } from './frameSymbols';
+import { dynamicText } from './shapeText';
 import { failedGuards, type ReportIndex } from './model';
 import type {
   AutomaticDynamic,
@@ -427,17 +426,4 @@ export function dynamicDecisions(report: CompileReport, frame: Frame): IDynamicD
     const text = `${after}${what ? `${what}, ` : ''}${marked}`;
     return { decision, reason, failure, symbols: mine, text, marked };
   });
-}
-
-/**
- * A dynamic-shape symbol as the frame title shows it: `s0 = L['x'].size()[0] = 8, [2, int_oo]`; a symbol
- * ShapeEnv specialised adds it: `…, specialized to 3 (range_refined_to_singleton: L['x'].size()[0] == 3)`.
- */
-export function symbolText(symbol: ShapeSymbol): string {
-  const base = `${symbol.symbol} = ${symbol.source} = ${symbol.value}, ${symbol.range}`;
-  if (symbol.specialized_to === null || symbol.specialized_to === undefined) {
-    return base;
-  }
-  const why = [symbol.specialization_reason, symbol.specialization_guard].filter(Boolean).join(': ');
-  return `${base}, specialized to ${symbol.specialized_to}${why ? ` (${why})` : ''}`;
 }

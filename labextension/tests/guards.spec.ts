@@ -13,9 +13,9 @@ import {
   guardTier,
   orderGuards,
   recompileTimeline,
-  shortReason,
-  symbolText
+  shortReason
 } from '../src/guardsModel';
+import { symbolText } from '../src/shapeText';
 import { failedGuards, ReportIndex } from '../src/model';
 import type { CompileReport, Frame } from '../src/schema';
 import { golden, loadGoldens, pane, render, settled } from './helpers';

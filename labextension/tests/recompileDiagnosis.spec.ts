@@ -13,9 +13,9 @@ import {
   failureHead,
   failureText,
   failureWhat,
-  guardKey,
-  symbolText
+  guardKey
 } from '../src/guardsModel';
+import { symbolText } from '../src/shapeText';
 import { ReportIndex } from '../src/model';
 import type { CompileReport, Frame } from '../src/schema';
 import { golden, pane, render, settled } from './helpers';

@@ -5,7 +5,7 @@
 import type { IViewContext } from '../context';
 import { button, formatSeconds, h, plural } from '../dom';
 import { PANE_TITLES, type Callee, type CompileReport, type CompileSettings } from '../schema';
-import { dynamicText } from '../frameSymbols';
+import { dynamicText } from '../shapeText';
 import { Pane, type IPaneShell } from './pane';
 import { ranksView } from './ranks';
 import { traceBanner } from './traceSource';
