@@ -14,12 +14,12 @@ put back also when the cell raises: a config value through ``torch._dynamo.confi
 user had set comes back, whatever it was); ``dynamic=True`` as the run's option; ``mark_dynamic`` /
 ``maybe_mark_dynamic`` on the argument of the targeted function for the span of each of its calls (scope
 calls): the tensor's ``_dynamo_*`` attributes are saved just before the call and what the mark added is
-taken off as it returns (``_compat.MARK_ATTRIBUTES``, ``_take_back``). Dynamo reads the marks while it
+taken off as it returns (``try_fix_torch.MARK_ATTRIBUTES``, ``_take_back``). Dynamo reads the marks while it
 compiles, inside the call, so that is where the fix takes effect; outside the calls the tensor carries only
 the user's own marks, so a ``mark_dynamic`` / ``maybe_mark_dynamic`` / ``mark_static`` the user makes before,
 between or after the calls is recorded as on any run (torch 2.15 ignores a ``maybe_mark_dynamic`` of a dim
 that ``mark_dynamic`` already covers: a run-long mark would swallow the user's own);
-``allow_in_graph`` / ``nonstrict_trace`` by id in Dynamo's trace rules (``_compat.register_for_run``), bound
+``allow_in_graph`` / ``nonstrict_trace`` by id in Dynamo's trace rules (``try_fix_torch.register_for_run``), bound
 before each compiled call because the cell defines the helper anew on each run, and undone; a
 ``torch._check`` appended to the statement that made the value (``; torch._check(n != 0)``, so no line
 moves), the cell's text in linecache swapped for the run.
@@ -46,7 +46,7 @@ from typing import Any
 
 import torch
 
-from . import _compat
+from . import try_fix_torch
 from .collectors.fixes import check_line, config_value
 from .errors import UsageError
 from .model import Fix, FixTarget, RunOutcome, TryFix
@@ -236,7 +236,7 @@ class Applied:
         if fn.__code__.co_name != self.arg or fn.__code__.co_filename != self.filename:
             return
         how = self.name.split(":")[0]
-        bound, undo = _compat.register_for_run(fn, how)
+        bound, undo = try_fix_torch.register_for_run(fn, how)
         self._registered[id(fn)] = (fn, bound, undo)
         if bound is not fn:
             ns[self.arg] = bound
@@ -340,9 +340,9 @@ def _signature(target: Any) -> inspect.Signature | None:
 
 
 def _marks_of(t: torch.Tensor) -> dict[str, Any]:
-    """The tensor's mark attributes, copied (``_compat.MARK_ATTRIBUTES``)."""
+    """The tensor's mark attributes, copied (``try_fix_torch.MARK_ATTRIBUTES``)."""
     state = t.__dict__
-    return {a: v.copy() if isinstance(v := state[a], (set, dict)) else v for a in _compat.MARK_ATTRIBUTES if a in state}
+    return {a: v.copy() if isinstance(v := state[a], (set, dict)) else v for a in try_fix_torch.MARK_ATTRIBUTES if a in state}
 
 
 def _take_back(t: torch.Tensor, saved: dict[str, Any], marked: dict[str, Any]) -> None:
@@ -356,7 +356,7 @@ def _take_back(t: torch.Tensor, saved: dict[str, Any], marked: dict[str, Any]) -
     a subset of compiled set()")."""
     state = t.__dict__
     now = _marks_of(t)
-    for a in _compat.MARK_ATTRIBUTES:
+    for a in try_fix_torch.MARK_ATTRIBUTES:
         base, theirs = marked.get(a, _ABSENT), now.get(a, _ABSENT)
         value = saved.get(a, _ABSENT)
         if theirs is _ABSENT or base is _ABSENT or type(theirs) is not type(base) or not isinstance(base, (set, dict)):
@@ -375,7 +375,7 @@ def _take_back(t: torch.Tensor, saved: dict[str, Any], marked: dict[str, Any]) -
     if "_dynamo_dynamic_indices" in state and "_dynamo_hint_overrides" in now:
         # mark_dynamic makes the two together and later writes to the second without looking: never one alone
         state.setdefault("_dynamo_hint_overrides", {})
-    if "_has_dynamo_dim_marking" in now and any(a in state for a in _compat.MARK_ATTRIBUTES):  # a flag of 2.13+
+    if "_has_dynamo_dim_marking" in now and any(a in state for a in try_fix_torch.MARK_ATTRIBUTES):  # a flag of 2.13+
         state["_has_dynamo_dim_marking"] = True
 
 

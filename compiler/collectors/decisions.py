@@ -4,7 +4,7 @@ tree per frame.
 Opt-in: wrapping Dynamo's ``call_function`` costs about 10 % of the tracing of a frame with 2,600 calls
 (BENCHMARKS.md §7), so without ``--decisions`` nothing is wrapped and ``frames[].decisions`` stays empty.
 
-Where it comes from: ``_compat.traced_calls`` wraps ``InstructionTranslatorBase.call_function`` (every CALL
+Where it comes from: ``decisions_torch.traced_calls`` wraps ``InstructionTranslatorBase.call_function`` (every CALL
 of a traced frame and of each inlined callee) and ``InliningInstructionTranslator.inline_call`` for the run.
 A stack of open calls gives the tree; the callee's VariableTracker class (Dynamo's own decision) and
 the function or code behind it are kept when the call returns, the rule text is read in ``finalize``.
@@ -52,6 +52,7 @@ from typing import Any
 
 from .. import _compat
 from ..model import CompileReport, Decision, Diagnostic, Frame
+from . import decisions_torch
 from .base import CaptureContext, Collector
 
 __all__ = ["MAX_DECISIONS", "DecisionsCollector"]
@@ -128,7 +129,7 @@ class DecisionsCollector(Collector):
         if not ctx.options.decisions:  # opt-in (--decisions): off, Dynamo's methods are not even wrapped
             yield
             return
-        with _compat.traced_calls(self._enter, self._leave, self._inlined):
+        with decisions_torch.traced_calls(self._enter, self._leave, self._inlined):
             yield
 
     # --- while Dynamo traces (hot path: keep it small) ---
@@ -156,7 +157,7 @@ class DecisionsCollector(Collector):
             traceable = getattr(vt, "traceable_fn", None)
             call.reason = f"{getattr(traceable, '__module__', '')}.{getattr(traceable, '__qualname__', '')}"
         if call.code is not None:
-            call.rule = _compat.inline_reason(tx, call.code)
+            call.rule = decisions_torch.inline_reason(tx, call.code)
         if error is not None:
             call.error = type(error).__name__
             call.gb_type = getattr(error, "gb_type", None) or None
@@ -218,18 +219,18 @@ def _decision(call: _Call) -> tuple[str, str]:
         msg = inspect.getattr_static(obj, "_torchdynamo_disable_msg", None) if obj is not None else None
         return "disabled", "torch._dynamo.disable" + (f" (reason: {msg})" if msg else "")
     if call.gb_type == _SKIPPED_GB:
-        return "skip", _compat.skip_rule(obj, True) or call.variable
+        return "skip", decisions_torch.skip_rule(obj, True) or call.variable
     kind = _KIND_OF.get(call.variable)
-    if kind == "in_graph" and _compat.is_allowed_in_graph(obj):
+    if kind == "in_graph" and decisions_torch.is_allowed_in_graph(obj):
         return "allow_in_graph", "allow_in_graph (trace_rules: allowed callable ids)"
     if kind == "skip":
-        return "skip", call.reason or _compat.skip_rule(obj, False) or call.variable
+        return "skip", call.reason or decisions_torch.skip_rule(obj, False) or call.variable
     if kind == "polyfill":
         return "polyfill", f"Dynamo polyfill {call.reason}" if call.reason else call.variable
     if kind is not None:
         return kind, call.variable
     if call.code is not None:
-        rule = call.rule or _compat.skip_rule(obj, True) or "inlined"
+        rule = call.rule or decisions_torch.skip_rule(obj, True) or "inlined"
         if call.variable not in ("UserFunctionVariable", "NestedUserFunctionVariable"):
             rule = f"{rule} ({call.variable})"  # a method, a module's forward: say what was called
         return "inline", rule

@@ -1,10 +1,10 @@
 """Collector for dynamic shapes: symbols (symbol -> source, value, range), their specialisations, shape guards.
 
-Symbols are read from the ShapeEnv of each compile (``_compat.shape_env_symbols``: ``var_to_sources``,
+Symbols are read from the ShapeEnv of each compile (``dynamic_shapes_torch.shape_env_symbols``: ``var_to_sources``,
 ``backed_var_to_val``, ``var_to_range``), taken when its graph reaches the backend and read again when
 its guards are exported (the backend may have added guards since). A symbol ShapeEnv replaced by a
-constant was specialised (``_compat.shape_env_specializations``): the report says to what, the reason
-ShapeEnv gave (``range_refined_to_singleton``, recorded by ``_compat.shape_replacements`` while the run
+constant was specialised (``dynamic_shapes_torch.shape_env_specializations``): the report says to what, the reason
+ShapeEnv gave (``range_refined_to_singleton``, recorded by ``dynamic_shapes_torch.shape_replacements`` while the run
 lasts), the shape guard that pinned it (``L['x'].size()[0] == 3``) and the user line (ShapeEnv's
 ``specialization_stacks``, else ``replacements_slocs``); such a size is then checked by the frame's
 TENSOR_MATCH, not by a shape guard. Shape guards are the checks of each frame's ``SHAPE_ENV`` guard,
@@ -21,8 +21,8 @@ import re
 import weakref
 from typing import Any
 
-from .. import _compat
 from ..model import CompileReport, ShapeGuard, Symbol
+from . import dynamic_shapes_torch
 from .base import CaptureContext, Collector
 from .guards import GuardsCollector, user_line
 
@@ -60,7 +60,7 @@ class DynamicShapesCollector(Collector):
 
     def __init__(self) -> None:
         self.symbols: dict[str, list[tuple[str, list[str], Any, str]]] = {}  # compile id -> ShapeEnv symbols
-        self.specializations: dict[str, list[tuple[_compat.Specialization, str | None]]] = {}  # ..., its reason
+        self.specializations: dict[str, list[tuple[dynamic_shapes_torch.Specialization, str | None]]] = {}  # ..., its reason
         self.envs: dict[str, Any] = {}  # compile id -> its ShapeEnv, until its guards are exported
         #: ShapeEnv -> symbol -> the reason of its first replacement by a constant
         self.reasons: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
@@ -70,10 +70,10 @@ class DynamicShapesCollector(Collector):
             if getattr(target, "is_number", False):
                 self.reasons.setdefault(shape_env, {}).setdefault(str(symbol), reason)
 
-        return _compat.shape_replacements(replaced)
+        return dynamic_shapes_torch.shape_replacements(replaced)
 
     def on_graph(self, ctx: CaptureContext, compile_id: str, gm: Any, example_inputs: list[Any]) -> None:
-        shape_env = _compat.current_shape_env()
+        shape_env = dynamic_shapes_torch.current_shape_env()
         if shape_env is not None:
             self.envs[compile_id] = shape_env
             self._read(compile_id)
@@ -85,9 +85,11 @@ class DynamicShapesCollector(Collector):
 
     def _read(self, compile_id: str) -> None:
         shape_env = self.envs[compile_id]
-        self.symbols[compile_id] = _compat.shape_env_symbols(shape_env)
+        self.symbols[compile_id] = dynamic_shapes_torch.shape_env_symbols(shape_env)
         reasons = self.reasons.get(shape_env, {})
-        self.specializations[compile_id] = [(spec, reasons.get(spec[0])) for spec in _compat.shape_env_specializations(shape_env)]
+        self.specializations[compile_id] = [
+            (spec, reasons.get(spec[0])) for spec in dynamic_shapes_torch.shape_env_specializations(shape_env)
+        ]
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
         for compile_id in list(self.envs):  # a compile whose guards were never exported (it failed)

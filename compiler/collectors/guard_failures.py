@@ -1,7 +1,7 @@
 """Every failing guard of an old cache entry, with what it expected and what the call brought.
 
 ``evaluate(guard_manager, f_locals, filename, call)`` is called by the recompiles collector from inside
-``guard_fail_fn`` (``_compat.failing_entry`` finds the entry and the call's values there) and returns the
+``guard_fail_fn`` (``guard_failures_torch.failing_entry`` finds the entry and the call's values there) and returns the
 entry's failing guards as ``GuardFailure`` rows, a note when the list is not complete, and the ``Call`` (the
 call's values, read once) to pass for the next entry of the same recompile.
 
@@ -11,9 +11,9 @@ one guard (``n == 2``, when the dtype, ``n`` and a flag all changed), and a non-
 check, not the value it met. Here every leaf of the entry's tree is evaluated against the same values, at
 the same moment (inside ``guard_fail_fn``, before Dynamo runs anything else), the way torch evaluated each
 code part before the C++ guards: ``eval`` against ``L`` (the frame's locals), ``G`` (its globals) and
-Dynamo's guard helpers (``_compat.guard_scope``). Per kind:
+Dynamo's guard helpers (``guard_failures_torch.guard_scope``). Per kind:
 
-- ``TENSOR_MATCH``: the value's own ``check_tensor(...)`` text (Dynamo's formatter, ``_compat.tensor_check``)
+- ``TENSOR_MATCH``: the value's own ``check_tensor(...)`` text (Dynamo's formatter, ``guard_failures_torch.tensor_check``)
   against the entry's, one row per property that differs (type, dispatch keys, dtype, device,
   requires_grad, size, stride; a dynamic dim, ``None`` in the entry's size, matches any value);
 - ``GLOBAL_STATE``: one row per field of ``___check_global_state() against {...}`` that differs now;
@@ -23,7 +23,7 @@ Dynamo's guard helpers (``_compat.guard_scope``). Per kind:
 
 A check that cannot be evaluated (its value no longer exists: ``L['xs'][2]`` after the list got shorter, or
 a helper not in the scope) is left out and counted in the note; the leaf Dynamo's own check names
-(``_compat.first_failure``) is always kept (``in_reason``).
+(``guard_failures_torch.first_failure``) is always kept (``in_reason``).
 
 Cost: nothing until a recompile (only ``guard_fail_fn`` calls it). Then Dynamo explains every old entry of
 the code with the same locals: a ``Call`` reads each source and evaluates each check once for all of them,
@@ -49,8 +49,8 @@ from typing import Any
 
 import torch
 
-from .. import _compat
 from ..model import GuardFailure
+from . import guard_failures_torch
 from .guards import user_line
 
 __all__ = ["MAX_ENTRIES", "MAX_EVALUATED", "MAX_FAILURES", "Call", "evaluate"]
@@ -213,7 +213,9 @@ def _leaves(guard_manager: Any) -> list[_Leaf]:
         return _LEAVES[guard_manager]
     except (KeyError, TypeError):
         pass
-    leaves = [(k, s, parts, [split_part(p) for p in parts], t) for k, s, parts, t in _compat.guard_leaves(guard_manager)]
+    leaves = [
+        (k, s, parts, [split_part(p) for p in parts], t) for k, s, parts, t in guard_failures_torch.guard_leaves(guard_manager)
+    ]
     with contextlib.suppress(TypeError):  # not weakly referable: read each time
         _LEAVES[guard_manager] = leaves
     return leaves
@@ -226,7 +228,7 @@ class Call:
 
     def __init__(self, guard_manager: Any, f_locals: dict[str, object], filename: str) -> None:
         self.f_locals = f_locals
-        self.scope = _compat.guard_scope(guard_manager, f_locals)
+        self.scope = guard_failures_torch.guard_scope(guard_manager, f_locals)
         self.filename = filename
         self.id_matched: list[Any] = []
         self.values: dict[str, Any] = {}  # source -> its value, or the _Unreadable it raised
@@ -346,7 +348,7 @@ class Call:
         if not isinstance(value, torch.Tensor):
             return [("type", expected.group("type"), _type_name(type(value)))]
         if name not in self.tensors:  # one tensor, many entries: its own text is written once
-            self.tensors[name] = _TENSOR.match(_compat.tensor_check(value, name))
+            self.tensors[name] = _TENSOR.match(guard_failures_torch.tensor_check(value, name))
         actual = self.tensors[name]
         if actual is None:
             raise _NotPython(check)
@@ -368,7 +370,7 @@ class Call:
             raise _NotPython(check)
         try:
             was = json.loads(blob)
-            now = _compat.global_state_now()
+            now = guard_failures_torch.global_state_now()
         except Exception as exc:  # another torch's blob
             raise _NotPython(check) from exc
         return [
@@ -472,7 +474,7 @@ def evaluate(
     if call is None or not call.serves(guard_manager, f_locals, filename):
         call = Call(guard_manager, f_locals, filename)
     call.id_matched = [ref() for ref in (getattr(guard_manager, "id_matched_objs", None) or {}).values()]
-    reported = _compat.first_failure(guard_manager, f_locals)
+    reported = guard_failures_torch.first_failure(guard_manager, f_locals)
     leaves = _leaves(guard_manager)
     failures: list[GuardFailure] = []
     notes: list[str] = []

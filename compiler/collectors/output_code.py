@@ -16,22 +16,22 @@ import re
 import threading
 from collections.abc import Iterator
 
-from .._compat import backward_provenance, kernel_provenance
 from ..events import TraceEvent
 from ..model import CompileReport, Kernel, KernelCall, OutputCode
 from .aot_graphs import ran_from, relocate
 from .base import CaptureContext, Collector
+from .output_code_torch import backward_provenance, kernel_provenance
 from .stream import StreamCollector
 
 # [Note: kernel origins] Which FX nodes a kernel computes, from what inductor itself writes:
-# - Provenance tracking (``_compat.kernel_provenance``: ``trace.provenance_tracking_level`` 2 while the run
+# - Provenance tracking (``output_code_torch.kernel_provenance``: ``trace.provenance_tracking_level`` 2 while the run
 #   lasts). Every kernel call in the wrapper is preceded by ``# [Provenance debug handles] <kernel>:<n>``
 #   and the compile emits ``inductor_provenance_tracking_node_mappings``: ``cppCodeToPost`` ("<kernel>:<n>"
 #   -> post-grad node names, for C++, Triton and extern kernels alike) and ``postToPre`` (post-grad name ->
 #   the Dynamo graph's node names: the graph ``compile_fx`` got is the pre-grad graph). Both are stored in
 #   the FX-graph cache entry and replayed on a hit (the level is part of the cache key in 2.13; in 2.11 it
 #   is not, so an entry the user's own compile made without tracking replays no mapping). A backward that
-#   AOTAutograd compiles lazily gets its kernel -> post-grad mapping through ``_compat.backward_provenance``;
+#   AOTAutograd compiles lazily gets its kernel -> post-grad mapping through ``output_code_torch.backward_provenance``;
 #   it has no pre-grad graph, so its kernels name no Dynamo node. Cost, measured on a TransformerEncoderLayer
 #   + 8-layer MLP training step with caches off: 6 ms in torch's provenance functions per compile (0.6 ms at
 #   level 0), lost in the noise of the compile itself; no work in tracing or lowering. In 2.13 the level is

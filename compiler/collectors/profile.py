@@ -17,7 +17,7 @@ The profiler keeps recording while Dynamo compiles (``toggle_collection_dynamic`
 but prints a C++ warning into the cell's output on every toggle); whatever lies inside a compile is
 skipped when the events are read.
 
-Events are read from kineto's raw list (``_compat.stop_profiler``: far cheaper than building
+Events are read from kineto's raw list (``profile_torch.stop_profiler``: far cheaper than building
 ``FunctionEvent`` trees) and nested by time, thread by thread. CUDA runtime calls (``cudaLaunchKernel``)
 are not nested: the profiler moves them onto their op's thread, and one it could not link lands on the
 thread that stopped the profiler, at its own time. A span's time belongs to the innermost of: a compile,
@@ -58,7 +58,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import _compat
 from ..model import (
     BackwardProfile,
     CallsProfile,
@@ -72,6 +71,7 @@ from ..model import (
     KernelProfile,
     Profile,
 )
+from . import profile_torch
 from .base import CaptureContext, Collector
 
 __all__ = ["ProfileCollector", "graph_ops"]
@@ -236,9 +236,9 @@ class ProfileCollector(Collector):
 
     @contextlib.contextmanager
     def _profiling(self, ctx: CaptureContext) -> Iterator[None]:
-        self.profiler, self.cuda = _compat.start_profiler()
+        self.profiler, self.cuda = profile_torch.start_profiler()
         try:
-            with _compat.profiler_mark(CELL):
+            with profile_torch.profiler_mark(CELL):
                 yield
         finally:
             # a compile interrupted by an exception: its mark is closed here on its own thread; another thread's
@@ -246,13 +246,13 @@ class ProfileCollector(Collector):
             mine = self._compiles.pop(threading.get_ident(), [])
             while mine:
                 mine.pop().__exit__(None, None, None)
-            self.events = _compat.stop_profiler(self.profiler)
+            self.events = profile_torch.stop_profiler(self.profiler)
             self.profiler = None
             self._compiles.clear()
 
     def on_compile_start(self, ctx: CaptureContext, compile_id: str, trigger: str) -> None:
         if self.profiler is not None:
-            mark = _compat.profiler_mark(COMPILE)
+            mark = profile_torch.profiler_mark(COMPILE)
             mark.__enter__()
             self._compiles.setdefault(threading.get_ident(), []).append(mark)
 
@@ -266,7 +266,7 @@ class ProfileCollector(Collector):
             return compiled_fn
         n = self._graph_count.get(compile_id, 0)
         self._graph_count[compile_id] = n + 1
-        return _compat.marked_call(compiled_fn, f"{GRAPH}{compile_id}#{n}")
+        return profile_torch.marked_call(compiled_fn, f"{GRAPH}{compile_id}#{n}")
 
     # --- after the run -----------------------------------------------------------------------------
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:

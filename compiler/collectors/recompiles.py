@@ -3,7 +3,7 @@
 ``guard_fail_fn`` (passed to ``torch._dynamo.optimize``) is called while Dynamo decides to recompile,
 under the NEW compile id, with one ``'<old id>: <reason>'`` per cache entry whose guards failed: the
 same list ``TORCH_LOGS=recompiles`` prints, where each reason names the first failing guard only. At
-that moment the entry and the call's values are on the stack (``_compat.failing_entry``), and every
+that moment the entry and the call's values are on the stack (``guard_failures_torch.failing_entry``), and every
 guard of the entry is evaluated against them (``guard_failures.evaluate``, [Note: every failing guard]):
 ``recompile_reasons[].failures``. Nothing of it runs when nothing recompiles. Entries made by the user's
 own ``torch.compile`` of the same code carry no such callback; then the first reason comes from
@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .. import _compat
 from ..model import CompileReport, GuardFailure, RecompileReason
+from . import guard_failures_torch
 from .base import CaptureContext, Collector, gc_paused
 from .frames import FramesCollector
 from .guard_failures import MAX_ENTRIES, Call, evaluate
@@ -63,7 +63,7 @@ class RecompilesCollector(Collector):
 
     def on_guard_failure(self, ctx: CaptureContext, compile_id: str, failure: Any) -> None:
         done = self.failures.setdefault(compile_id, [])
-        entry = _compat.failing_entry() if len(done) < MAX_ENTRIES else None
+        entry = guard_failures_torch.failing_entry() if len(done) < MAX_ENTRIES else None
         failures: list[GuardFailure] = []
         note: str | None = NOT_REACHED if len(done) < MAX_ENTRIES else TOO_MANY
         if entry is not None:

@@ -1,6 +1,6 @@
 """Collector for ``--trace-steps``: Dynamo's symbolic execution of one frame, instruction by instruction.
 
-``_compat.symbolic_steps`` wraps ``InstructionTranslatorBase.step`` (the method that runs one bytecode
+``trace_steps_torch.symbolic_steps`` wraps ``InstructionTranslatorBase.step`` (the method that runs one bytecode
 instruction on VariableTrackers, for the frame and for every call it inlines) while the run lasts, and
 only when the option is on: without ``--trace-steps`` this collector's ``install`` patches nothing.
 
@@ -15,7 +15,7 @@ only when the option is on: without ``--trace-steps`` this collector's ``install
 - Order: a step is numbered when it starts, so a ``CALL`` that Dynamo inlines comes before the steps of
   the callee (``depth`` 1+, its own ``code``), which come before the step after the call.
 - ``stack`` and ``locals`` are what the instruction starts from (as Dynamo's ``TRACE`` log prints the
-  stack), as short reprs (``_compat.vt_repr``: class name and a detail from plain attributes; a
+  stack), as short reprs (``trace_steps_torch.vt_repr``: class name and a detail from plain attributes; a
   ``LazyVariableTracker`` is never realized, as realizing one installs guards). ``locals`` holds only
   the names whose repr changed since the previous step of the same translator (``tx``): the first step
   of a translator holds all. ``fx_nodes`` are the nodes the instruction added to the graph, those of
@@ -38,6 +38,7 @@ from typing import Any
 from .. import _compat
 from ..bytecode import instruction_rows
 from ..model import CompileReport, TraceAttempt, TraceBreak, TraceCode, TraceNode, TraceStep, TraceSteps
+from . import trace_steps_torch
 from .base import CaptureContext, Collector
 
 __all__ = ["TraceStepsCollector"]
@@ -51,12 +52,12 @@ class _Open:
     """A step that started and has not returned yet (an inlining ``CALL`` holds the callee's steps)."""
 
     index: int  # its position in ``steps``, or -1 past the cap
-    before: _compat.StepBefore
+    before: trace_steps_torch.StepBefore
     mark: int  # graph length from which the nodes are this step's own
 
 
 @dataclass(slots=True)
-class _Recorder(_compat.StepObserver):
+class _Recorder(trace_steps_torch.StepObserver):
     """The observer ``symbolic_steps`` calls: picks the compile, numbers and fills the steps."""
 
     want: str
@@ -78,14 +79,14 @@ class _Recorder(_compat.StepObserver):
         if compile_id is None or compile_id in self.rejected:
             return None
         if self.chosen is None:
-            code = _compat.tx_root_code(tx)
+            code = trace_steps_torch.tx_root_code(tx)
             if self.want and self.want not in (compile_id, code.co_name):
                 self.rejected.add(compile_id)
                 return None
             self.chosen, self.root_code = compile_id, code
         elif compile_id != self.chosen:
             return None
-        before = _compat.step_before(tx)
+        before = trace_steps_torch.step_before(tx)
         if before is None:
             return None
         if attempt != self.attempt or not self.attempts:
@@ -132,17 +133,18 @@ class _Recorder(_compat.StepObserver):
         if opened.index >= 0:
             step = self.steps[opened.index]
             step.fx_nodes = [
-                TraceNode(name=n, op=op, target=t) for n, op, t in _compat.nodes_added(tx, max(opened.mark, opened.before.nodes))
+                TraceNode(name=n, op=op, target=t)
+                for n, op, t in trace_steps_torch.nodes_added(tx, max(opened.mark, opened.before.nodes))
             ]
             if error is not None:
-                meaning = _compat.step_error(error)
+                meaning = trace_steps_torch.step_error(error)
                 if meaning is not None:
                     action, gb_type, reason = meaning
                     step.graph_break = TraceBreak(action=action, gb_type=gb_type, reason=reason[:MAX_REASON])
                     if opened.before.depth == 0 and action in ("restart", "error"):
                         self.attempts[step.attempt][2] = "restart" if action == "restart" else "failed"
-            elif _compat.compiled_graph_at(tx, opened.before):
-                why = _compat.speculation_reason(tx, opened.before.ip)
+            elif trace_steps_torch.compiled_graph_at(tx, opened.before):
+                why = trace_steps_torch.speculation_reason(tx, opened.before.ip)
                 if why is not None:
                     step.graph_break = TraceBreak(action="compiled", gb_type=None, reason=why[:MAX_REASON])
         for outer in self.open:  # what this step added is not the enclosing (inlining) step's own
@@ -234,7 +236,7 @@ class TraceStepsCollector(Collector):
 
     @contextmanager
     def _recording(self, recorder: _Recorder) -> Iterator[None]:
-        with _compat.symbolic_steps(recorder):
+        with trace_steps_torch.symbolic_steps(recorder):
             yield
         recorder.keep.clear()
 

@@ -221,10 +221,10 @@ def test_a_backward_run_on_another_thread_is_profiled() -> None:
 
 def test_the_profile_does_not_depend_on_a_visible_gpu(monkeypatch) -> None:
     # a GPU machine records CUDA activity too; a CPU program launches no kernel there: the same profile (issue 28)
-    from compiler import _compat
+    from compiler.collectors import profile_torch
 
-    start = _compat.start_profiler
-    monkeypatch.setattr(_compat, "start_profiler", lambda: (start()[0], True))
+    start = profile_torch.start_profiler
+    monkeypatch.setattr(profile_torch, "start_profiler", lambda: (start()[0], True))
     prof = run(KNOWN.replace("N", "2"), profile=True).report["profile"]
     assert prof["device"] == "cpu" and prof["eager_device_ms"] is None and prof["compile_device_ms"] is None
     assert all(g["device_ms"] is None and g["first_call"]["device_ms"] is None for g in prof["graphs"])

@@ -3,7 +3,7 @@ the call that launched it (the profiler's link from a kernel to the CPU op inner
 whatever ran on the host while it ran; a graph's first call (its lazy compile and autotuning) is apart from
 the calls after it; a backward on another thread is read; the run split counts each moment once.
 
-The events are built as kineto gives them (compiler/_compat.stop_profiler): CPU ops and marks with their own
+The events are built as kineto gives them (compiler/collectors/profile_torch.py, stop_profiler): CPU ops and marks with their own
 correlation ids, CUDA runtime calls with CUPTI's correlation ids (a number space of their own, which collides
 with the ops') linked to the op they ran in, and device kernels linked to the same op. Times are in µs
 (x 1000 ns), so 1 unit = 0.001 ms.
@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from compiler._compat import ProfilerEvent
 from compiler.collectors.profile import CELL, COMPILE, COMPILED_BACKWARD, GRAPH, _analyse
+from compiler.collectors.profile_torch import ProfilerEvent
 from compiler.model import CompileReport
 
 US = 1000
@@ -179,7 +179,7 @@ def test_a_backward_on_another_thread_is_read_and_counted_once_in_the_split() ->
 
 
 def test_the_same_attribution_where_torch_does_not_give_the_activity_type() -> None:
-    """torch 2.11 gives no ``activity_type``, only ``is_user_annotation`` (``_compat.stop_profiler`` keeps the
+    """torch 2.11 gives no ``activity_type``, only ``is_user_annotation`` (``profile_torch.stop_profiler`` keeps the
     annotations' kinds): runtime calls are told apart by their link and their name, and a GPU-side annotation range
     is no kernel (seen on an H200 before this: ``Optimizer.step#AdamW.step`` listed among the eager kernels)."""
     annotations = ("user_annotation", "gpu_user_annotation")
@@ -221,7 +221,7 @@ def test_no_device_work_no_device_figures_even_with_cuda_activity() -> None:
 def test_without_activity_types_the_user_annotations_keep_their_kind() -> None:
     """torch 2.11's raw kineto events have ``is_user_annotation`` and no ``activity_type``: ``stop_profiler`` reads
     a GPU-side record_function range as one (not a kernel), and the rest with no kind."""
-    from compiler import _compat
+    from compiler.collectors import profile_torch
 
     class Device:
         def __init__(self, name: str) -> None:
@@ -271,7 +271,7 @@ def test_without_activity_types_the_user_annotations_keep_their_kind() -> None:
         def stop(self) -> None:
             return None
 
-    kinds = [(e.name, e.device_type, e.kind) for e in _compat.stop_profiler(Prof())]
+    kinds = [(e.name, e.device_type, e.kind) for e in profile_torch.stop_profiler(Prof())]
     assert kinds == [
         ("Optimizer.step#AdamW.step", "cpu", "user_annotation"),
         ("Optimizer.step#AdamW.step", "cuda", "gpu_user_annotation"),

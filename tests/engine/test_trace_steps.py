@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from torch._dynamo.symbolic_convert import InstructionTranslatorBase
 
-from compiler import RunOptions, UsageError, _compat
+from compiler import RunOptions, UsageError
+from compiler.collectors import trace_steps_torch
 from compiler.collectors.trace_steps import TraceStepsCollector
 
 from .helpers import run
@@ -188,7 +189,7 @@ def test_off_patches_nothing() -> None:
         """Looks at Dynamo's step while the run is under way."""
 
         def on_compile_start(self, ctx: Any, compile_id: str, trigger: str) -> None:
-            seen.append(_compat.steps_patched())
+            seen.append(trace_steps_torch.steps_patched())
 
     from compiler.collectors import REGISTRY
 
@@ -198,4 +199,4 @@ def test_off_patches_nothing() -> None:
     seen.clear()
     run(TWO_FUNCTIONS, collectors=kinds, trace_steps="")
     assert seen and all(seen)
-    assert InstructionTranslatorBase.__dict__["step"] is original and not _compat.steps_patched()
+    assert InstructionTranslatorBase.__dict__["step"] is original and not trace_steps_torch.steps_patched()
