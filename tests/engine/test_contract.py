@@ -1,6 +1,6 @@
 """The schema file is the one source of the report's shape, its version and its MIME type (issue 10).
 
-- Every dataclass of ``compiler/model.py`` has exactly the fields of the schema definition of its name, in
+- Every dataclass of ``compiler/model/`` has exactly the fields of the schema definition of its name, in
   the schema's order, and a field without a default is one the schema requires.
 - Python and the generated TypeScript (``labextension/src/schema.ts``) carry the same version, MIME type
   and supported majors; both read them from the schema's ``x-dynamo-explorer``.
@@ -22,7 +22,9 @@ from compiler.schema import PANE_SHOWS, PANE_TITLES, PANES, SCHEMA
 
 REPO = Path(__file__).resolve().parents[2]
 CLASSES = [
-    c for c in vars(model).values() if dataclasses.is_dataclass(c) and isinstance(c, type) and c.__module__ == model.__name__
+    c
+    for c in vars(model).values()
+    if dataclasses.is_dataclass(c) and isinstance(c, type) and c.__module__.startswith(model.__name__)
 ]
 
 

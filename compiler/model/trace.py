@@ -1,0 +1,65 @@
+"""Where a report came from and what it holds in part: the parts a report holds only in part (kept whole by the
+process that ran it), and a report read from a structured trace (its logs, what it lacks, its cache decisions).
+
+One slotted dataclass per schema definition, fields in the schema's order (``compiler/model/__init__.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+_kw = {"slots": True, "kw_only": True}
+
+
+@dataclass(**_kw)
+class PartCut:
+    """An artifact kept in part in the report, whole in the process that ran it (``report.parts_cut``; minor 9)."""
+
+    key: str
+    part: str  # 'guards' | 'guard_tree'
+    compile_id: str
+    kept: int
+    total: int
+
+
+@dataclass(**_kw)
+class TraceLogFile:
+    """One log file a report was read from (``report.trace.logs``; minor 10; compiler/trace/)."""
+
+    path: str
+    rank: int | None
+    lines: int
+    records: int
+    skipped: int
+    bytes: int
+
+
+@dataclass(**_kw)
+class TraceMissing:
+    """What a pane shows for a captured run that a structured trace does not hold, and why (minor 10)."""
+
+    pane: str
+    what: str
+    why: str
+
+
+@dataclass(**_kw)
+class CacheDecision:
+    """One cache decision a structured trace records (minor 10): ``cache`` fx_graph | aotautograd, ``status``
+    hit | miss | bypass."""
+
+    compile_id: str | None
+    cache: str
+    status: str
+    key: str | None
+    reason: str | None
+
+
+@dataclass(**_kw)
+class TraceSource:
+    """Where a report read from a structured trace came from (``report.trace``; scope 'trace'; minor 10)."""
+
+    logs: list[TraceLogFile]
+    rank: int | None
+    missing: list[TraceMissing] = field(default_factory=list)
+    caches: list[CacheDecision] = field(default_factory=list)
