@@ -8,11 +8,8 @@ One builder per pane, the live collectors' own where a live run reads the same t
 - Dynamo graphs: ``dynamo_output_graph`` (its readable code: ``aot_graphs.parse_readable``); AOT graphs
   (``aot_graphs.add_aot_graphs``) and inductor's output code (``output_code.add_output_code``) as live; DDP's splits:
   ``optimize_ddp_split_graph`` / ``optimize_ddp_split_child`` (``ddp_splits.add_split``, as live);
-- guards: ``dynamo_cpp_guards_str``, the guard tree ``TORCH_LOGS=guards`` prints (``guards.parse_tree``);
 - graph breaks: ``dynamo_graph_break_reason`` (``graph_breaks.add_graph_breaks``);
-- recompiles: ``recompile_reasons`` (``recompiles.split_reasons``), else the metrics' ``recompile_reason``;
-- dynamic shapes: ``create_symbol``, ``symbolic_shape_specialization``, ``guard_added`` / ``guard_added_fast``;
-- compile phases: ``chromium_event`` (``timings.phase_trees``); caches: ``fx_graph_cache_*``, ``aotautograd_cache_*``.
+- guards, recompiles, dynamic shapes, compile phases and cache decisions: ``trace/panes.py``.
 """
 
 from __future__ import annotations
@@ -28,31 +25,25 @@ from ..bytecode import rows_from_listing
 from ..collectors.aot_graphs import add_aot_graphs, parse_readable
 from ..collectors.ddp_splits import SPLIT_CHILD, SPLIT_GRAPH, add_split
 from ..collectors.graph_breaks import add_graph_breaks
-from ..collectors.guards import MAX_GUARDS_PER_FRAME, MAX_TREE_CHARS, parse_tree, rows_from_tree
 from ..collectors.links import frame_status
 from ..collectors.output_code import PAYLOADS as OUTPUT_CODE_EVENTS
 from ..collectors.output_code import add_output_code
-from ..collectors.recompiles import split_reasons
-from ..collectors.timings import Event, phase_trees
 from ..events import TraceEvent
 from ..model import (
-    CacheDecision,
     CodeInfo,
     CompileReport,
     Frame,
-    ShapeGuard,
-    Symbol,
     TraceLogFile,
     TraceMissing,
     TraceSource,
 )
+from .panes import CACHE_ARTIFACT, caches, guards, phases, recompiles, shapes
 from .reader import TraceLog, read_events
 
 __all__ = ["PAYLOAD_EVENTS", "keep_payload", "report_from_events", "report_from_log"]
 
 _RESUME_PREFIX = "torch_dynamo_resume_in_"
 _BYTECODE = re.compile(r"^artifact:(?P<code>.+)_(?P<which>ORIGINAL|MODIFIED)_BYTECODE$")
-_CACHE = re.compile(r"^artifact:(?P<cache>fx_graph|aotautograd)_cache_(?P<status>hit|miss|bypass)$")
 
 #: the events whose payload a pane reads; every other payload is skipped while reading (a multi-GB log)
 PAYLOAD_EVENTS = frozenset(
@@ -103,7 +94,7 @@ _ALWAYS_MISSING = (
 
 def keep_payload(name: str) -> bool:
     """Is the payload of an event named ``name`` read by a pane?"""
-    return name in PAYLOAD_EVENTS or _BYTECODE.match(name) is not None or _CACHE.match(name) is not None
+    return name in PAYLOAD_EVENTS or _BYTECODE.match(name) is not None or CACHE_ARTIFACT.match(name) is not None
 
 
 def report_from_log(log: TraceLog) -> CompileReport:
@@ -151,13 +142,13 @@ def report_from_events(events: list[TraceEvent], source: TraceLogFile) -> Compil
     _ddp_splits(report, events)
     add_aot_graphs(report, events)
     add_output_code(report, [ev for ev in events if ev.name in OUTPUT_CODE_EVENTS])
-    _guards(report, events)
+    guards(report, events)
     records = [(ev.compile_id, ev.payload) for ev in events if ev.name == "artifact:dynamo_graph_break_reason" and ev.payload]
     add_graph_breaks(report, [(cid, text) for cid, text in records if text is not None], cell="")
-    _recompiles(report, events, metrics)
-    _shapes(report, events)
-    _phases(report, events)
-    report.trace.caches = _caches(events)
+    recompiles(report, events, metrics)
+    shapes(report, events)
+    phases(report, events)
+    report.trace.caches = caches(events)
     _link_graphs(report)
     for frame in report.frames:
         frame.status = frame_status(frame, report)
@@ -335,150 +326,3 @@ def _ddp_splits(report: CompileReport, events: list[TraceEvent]) -> None:
             pieces.append((str(name or f"submod_{len(pieces)}"), ev.payload))
     for cid, (payload, pieces) in splits.items():
         add_split(report, cid, payload, pieces)
-
-
-def _guards(report: CompileReport, events: list[TraceEvent]) -> None:
-    trees = {ev.compile_id: ev.payload for ev in events if ev.name == "dynamo_cpp_guards_str" and ev.compile_id and ev.payload}
-    for frame in report.frames:
-        tree = trees.get(frame.compile_id)
-        if not tree:
-            continue
-        # the tree as TORCH_LOGS=guards prints it (what a live run keeps); the trace adds the guards' measured latency
-        head, sep, tail = tree.strip().rpartition("\n\nGuard latency = ")
-        tree = head if sep else tail
-        rows = rows_from_tree(parse_tree(tree, frame.code.filename))
-        if len(rows) > MAX_GUARDS_PER_FRAME:
-            report.diagnose(
-                "truncated",
-                f"[{frame.compile_id}] {frame.code.name}: kept {MAX_GUARDS_PER_FRAME} of {len(rows)} guards; "
-                "the log holds all of them (its dynamo_cpp_guards_str)",
-                frame.compile_id,
-            )
-            rows = rows[:MAX_GUARDS_PER_FRAME]
-        if len(tree) > MAX_TREE_CHARS:
-            cut = tree.rfind("\n", 0, MAX_TREE_CHARS)
-            report.diagnose(
-                "truncated",
-                f"[{frame.compile_id}] {frame.code.name}: guard tree cut at {cut} of {len(tree)} characters; "
-                "the log holds all of it",
-                frame.compile_id,
-            )
-            tree = tree[:cut] + "\n... (truncated)"
-        frame.guards, frame.guard_tree = rows, tree
-
-
-_REASON_START = re.compile(r"^(?:!\d+/)?\d+/\d+: ", re.M)
-
-
-def _reason_items(payload: str) -> list[str]:
-    try:
-        value = json.loads(payload)
-    except ValueError:
-        value = None
-    if isinstance(value, list):
-        return [str(v) for v in value]
-    if isinstance(value, str):
-        payload = value
-    starts = [m.start() for m in _REASON_START.finditer(payload)] or [0]
-    return [payload[a:b].strip() for a, b in zip(starts, [*starts[1:], len(payload)], strict=True)]
-
-
-def _recompiles(report: CompileReport, events: list[TraceEvent], metrics: dict[str, dict[str, Any]]) -> None:
-    for ev in events:
-        frame = report.frame(ev.compile_id) if ev.name == "artifact:recompile_reasons" and ev.compile_id else None
-        if frame is None or not ev.payload:
-            continue
-        for reason in split_reasons(_reason_items(ev.payload)):
-            reason.failures_note = "not in the trace: Dynamo's reason names the first failing guard of the entry"
-            frame.recompile_reasons.append(reason)
-    for frame in report.frames:
-        m = metrics.get(frame.compile_id)
-        if not frame.recompile_reasons and m and m.get("recompile_reason"):
-            for reason in split_reasons([str(m["recompile_reason"])]):
-                reason.failures_note = "not in the trace: Dynamo's reason names the first failing guard of the entry"
-                frame.recompile_reasons.append(reason)
-
-
-def _user_line(meta: dict[str, Any], filename: str) -> int | None:
-    """The innermost line of the event's user stack in the frame's own file."""
-    lines = [fr.get("line") for fr in meta.get("user_stack") or [] if isinstance(fr, dict) and fr.get("filename") == filename]
-    return next((int(x) for x in reversed(lines) if x), None)
-
-
-def _shapes(report: CompileReport, events: list[TraceEvent]) -> None:
-    files = {f.compile_id: f.code.filename for f in report.frames}
-    symbols: dict[tuple[str, str], Symbol] = {}
-    seen: set[tuple[str, str]] = set()
-    for ev in events:
-        meta = ev.meta if isinstance(ev.meta, dict) else None
-        cid = ev.compile_id
-        if meta is None or cid is None:
-            continue
-        filename = files.get(cid, "")
-        if ev.name == "create_symbol":
-            row = Symbol(
-                compile_id=cid,
-                symbol=str(meta.get("symbol", "")),
-                source=str(meta.get("source", "")),
-                value=str(meta.get("val", "")),
-                range=str(meta.get("vr", "")),
-                line=_user_line(meta, filename),
-            )
-            if (cid, row.symbol) in symbols:  # a restarted attempt creates its symbols again
-                report.symbols.remove(symbols[cid, row.symbol])
-            symbols[cid, row.symbol] = row
-            report.symbols.append(row)
-        elif ev.name == "symbolic_shape_specialization":
-            found = symbols.get((cid, str(meta.get("symbol", ""))))
-            if found is not None:
-                found.specialized_to = str(meta.get("value"))
-                found.specialization_reason = meta.get("reason")
-                found.line = _user_line(meta, filename) or found.line
-        elif ev.name in ("guard_added", "guard_added_fast") and (cid, str(meta.get("expr"))) not in seen:
-            seen.add((cid, str(meta.get("expr"))))
-            report.shape_guards.append(
-                ShapeGuard(compile_id=cid, expr=str(meta.get("expr", "")), line=_user_line(meta, filename))
-            )
-
-
-def _phases(report: CompileReport, events: list[TraceEvent]) -> None:
-    timed: list[Event] = []
-    for ev in events:
-        if ev.name != "chromium_event" or not ev.payload:
-            continue
-        try:
-            e = json.loads(ev.payload)
-        except ValueError:
-            continue
-        args = e.get("args") or {}
-        cid = args.get("compile_id")
-        if e.get("ph") in ("B", "E", "i") and isinstance(e.get("ts"), (int, float)):
-            cid = None if cid in (None, "None") else str(cid)
-            timed.append((e["ph"], str(e.get("name", "")), int(e["ts"] * 1000), cid, args.get("fn_name"), int(e.get("tid") or 0)))
-    trees = phase_trees(timed)
-    for frame in report.frames:
-        frame.phases = trees.get(frame.compile_id, [])
-
-
-def _caches(events: list[TraceEvent]) -> list[CacheDecision]:
-    out = []
-    for ev in events:
-        m = _CACHE.match(ev.name)
-        if m is None:
-            continue
-        try:
-            info = json.loads(ev.payload) if ev.payload else {}
-        except ValueError:
-            info = {}
-        info = info if isinstance(info, dict) else {}
-        reason = info.get("reason") or info.get("cache_bypass_reason") or info.get("cache_bypass_hard_reason")
-        out.append(
-            CacheDecision(
-                compile_id=ev.compile_id,
-                cache=m.group("cache"),
-                status=m.group("status"),
-                key=str(info["key"]) if info.get("key") else None,
-                reason=str(reason) if reason else None,
-            )
-        )
-    return out
