@@ -61,7 +61,8 @@ from ..model import (
 )
 from . import profile_torch
 from .base import CaptureContext, Collector
-from .profile_analysis import CELL, COMPILE, GRAPH, analyse
+from .profile_analysis import CELL, COMPILE, GRAPH
+from .profile_report import analyse
 
 __all__ = ["ProfileCollector"]
 

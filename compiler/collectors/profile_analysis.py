@@ -1,7 +1,8 @@
 """``--profile``'s reading of the profiler's events ([Note: profile] in ``collectors/profile.py``): the marks' names,
 the events nested by time thread by thread, the run split, each graph's and cache entry's calls and time, device
 work charged by launch, eager gaps by cause, captured-op coverage, the backward; ``analyse`` makes the report's
-``Profile`` of them.
+``Profile`` of them
+(``profile_report.py``).
 """
 
 from __future__ import annotations
@@ -13,19 +14,25 @@ from typing import Any
 
 from ..model import (
     BackwardProfile,
-    CallsProfile,
-    CompileReport,
-    Coverage,
-    EagerGap,
-    EntryProfile,
-    FrameCoverage,
     Graph,
-    GraphProfile,
-    KernelProfile,
-    Profile,
 )
 
-__all__ = ["CELL", "COMPILE", "COMPILED_BACKWARD", "GRAPH", "analyse", "graph_ops"]
+__all__ = [
+    "ATTEMPT",
+    "CELL",
+    "COMPILE",
+    "COMPILED_BACKWARD",
+    "DEVICE_METHOD",
+    "EAGER_KERNELS",
+    "GRAPH",
+    "METHOD",
+    "Analysis",
+    "Call",
+    "Span",
+    "graph_ops",
+    "is_device_work",
+    "is_launch_site",
+]
 
 CELL = "dynamo_explorer.cell"
 COMPILE = "dynamo_explorer.compile"
@@ -56,7 +63,7 @@ COMPILE_PHASES = frozenset(
 LAUNCH_SITES = frozenset({"cpu_op", "user_annotation", "python_function"})
 DEVICE_WORK = frozenset({"kernel", "gpu_memcpy", "gpu_memset"})
 _RUNTIME_CALL = re.compile(r"cu(?:da)?[A-Z]")  # cudaLaunchKernel, cuLaunchKernel (where kind is unknown)
-_ATTEMPT = re.compile(r"_\d+$")
+ATTEMPT = re.compile(r"_\d+$")
 EAGER_KERNELS = 20  # the most device time first
 
 METHOD = (
@@ -114,7 +121,7 @@ Interval = tuple[int, int]
 
 
 @dataclass(slots=True)
-class _Span:
+class Span:
     """One recorded event on a thread, with what was found inside it."""
 
     name: str
@@ -140,7 +147,7 @@ class _Entry:
 
 
 @dataclass(slots=True)
-class _Call:
+class Call:
     """One call of a compiled graph (``key``: ``<compile id>#<n>``) or of a compiled backward (``key`` None)."""
 
     key: str | None
@@ -155,7 +162,7 @@ class _Call:
 
 @dataclass(slots=True)
 class _GraphCalls:
-    calls: list[_Call] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
     kernels: dict[str, list[int]] = field(default_factory=dict)  # its own kernels: name -> [launches, ns]
 
 
@@ -163,10 +170,10 @@ class _GraphCalls:
 class _Frame:
     """An open span on a thread's stack."""
 
-    span: _Span
+    span: Span
     kind: str
     skip: bool  # everything below is not eager (inside a graph, a compile or an ATen op already counted)
-    call: _Call | None  # the innermost graph or compiled backward call it lies in
+    call: Call | None  # the innermost graph or compiled backward call it lies in
     compiling: bool  # inside compile work
 
 
@@ -221,7 +228,7 @@ def _length(intervals: Iterable[Interval]) -> int:
     return sum(e - s for s, e in intervals)
 
 
-class _Analysis:
+class Analysis:
     """The events of one run, read thread by thread ([Note: profile])."""
 
     def __init__(self, call_index: dict[int, int]) -> None:
@@ -229,12 +236,12 @@ class _Analysis:
         self.entries: dict[str, _Entry] = {}
         self.graphs: dict[str, _GraphCalls] = {}
         self.backward = BackwardProfile(compiled_calls=0, compiled_ms=0.0, eager_nodes=0, eager_ms=0.0)
-        self.backward_calls: list[_Call] = []
+        self.backward_calls: list[Call] = []
         self.backward_op_ns = [0, 0]  # eager backward: ns, ops (not counted in coverage)
         self.lookup_ns = 0
         self.lookups = 0
         self.outside = _Entry()
-        self.launch: dict[int, tuple[_Call | None, bool]] = {}  # an op's correlation -> (its call, compile work)
+        self.launch: dict[int, tuple[Call | None, bool]] = {}  # an op's correlation -> (its call, compile work)
         # the other threads' compile work and calls, and the part of them the run split counts
         self.other_compile_iv: list[Interval] = []
         self.other_call_iv: list[Interval] = []
@@ -243,7 +250,7 @@ class _Analysis:
         self.compile_device = 0
         self.eager_kernels: dict[str, list[int]] = {}
 
-    def _self_ns(self, span: _Span) -> int:
+    def _self_ns(self, span: Span) -> int:
         """A span's own time: less its nested cuts, and less another thread's time the split counted in it."""
         own = span.end - span.start - span.cut
         if span.cuts is not None and self.projected:
@@ -255,7 +262,7 @@ class _Analysis:
         span, kind = frame.span, frame.kind
         dur = span.end - span.start
         if kind == "region":
-            e = self.entries.setdefault(_ATTEMPT.sub("", span.name[len(REGION) :]), _Entry())
+            e = self.entries.setdefault(ATTEMPT.sub("", span.name[len(REGION) :]), _Entry())
             e.hits += 1
             e.total += dur
             e.self_ns += self._self_ns(span)
@@ -274,14 +281,14 @@ class _Analysis:
             self.backward_op_ns[0] += span.op_ns
             self.backward_op_ns[1] += span.ops
 
-    def walk(self, spans: list[_Span], main: bool) -> None:
+    def walk(self, spans: list[Span], main: bool) -> None:
         """Nest one thread's spans by time; ``main``: the cell's thread (the timeline of the run split; read
         after the others, whose time the split counted is taken out of the eager time it waited in)."""
         compile_iv: list[Interval] = [] if main else self.other_compile_iv
         call_iv: list[Interval] = [] if main else self.other_call_iv
         track = main and bool(self.projected)
         # another thread has no cell span: a root that only collects its top-level eager ops
-        stack: list[_Frame] = [] if main else [_Frame(_Span("", 0, 1 << 63, 0), "thread", False, None, False)]
+        stack: list[_Frame] = [] if main else [_Frame(Span("", 0, 1 << 63, 0), "thread", False, None, False)]
         pending_lookup: list[int] = []  # a lookup's ns waits for the region that follows it
         for span in spans:
             while stack and stack[-1].span.end <= span.start:
@@ -313,11 +320,11 @@ class _Analysis:
             elif name.startswith(GRAPH):
                 kind = "graph"
                 key = name[len(GRAPH) :]
-                call = _Call(key, self.call_index.get(span.correlation, 0), dur)
+                call = Call(key, self.call_index.get(span.correlation, 0), dur)
                 self.graphs.setdefault(key, _GraphCalls()).calls.append(call)
                 call_iv.append((span.start, span.end))
                 if owner is not None and owner.name.startswith(REGION):
-                    self.entries.setdefault(_ATTEMPT.sub("", owner.name[len(REGION) :]), _Entry()).graph += dur
+                    self.entries.setdefault(ATTEMPT.sub("", owner.name[len(REGION) :]), _Entry()).graph += dur
             elif name == LOOKUP:
                 kind = "lookup"
                 self.lookup_ns += dur
@@ -325,14 +332,14 @@ class _Analysis:
                 pending_lookup.append(dur)
             elif name.startswith(REGION):
                 kind = "region"
-                e = self.entries.setdefault(_ATTEMPT.sub("", name[len(REGION) :]), _Entry())
+                e = self.entries.setdefault(ATTEMPT.sub("", name[len(REGION) :]), _Entry())
                 if pending_lookup:  # the lookup that chose this entry ends right before it starts
                     e.lookup += pending_lookup.pop()
                     e.lookups += 1
                 pending_lookup.clear()
             elif name == COMPILED_BACKWARD:
                 kind = "compiled_backward"
-                call = _Call(None, 0, dur)
+                call = Call(None, 0, dur)
                 self.backward_calls.append(call)
                 self.backward.compiled_calls += 1
                 self.backward.compiled_ms += dur / 1e6
@@ -377,7 +384,7 @@ class _Analysis:
         if call.key is not None:
             _add_kernel(self.graphs[call.key].kernels, e.name, ns)
 
-    def split(self, main: list[_Span], root: Any) -> tuple[int, int]:
+    def split(self, main: list[Span], root: Any) -> tuple[int, int]:
         """(compiled ns, compile ns) of the run split: the cell's thread (``main``), then, where it was in neither,
         the other threads' compile work and calls (read first), each moment once. Sets ``projected``."""
         compiling = _union((s.start, s.end) for s in main if is_compile_work(s.name))
@@ -398,189 +405,3 @@ def _add_kernel(kernels: dict[str, list[int]], name: str, ns: int) -> None:
     k = kernels.setdefault(name, [0, 0])
     k[0] += 1
     k[1] += ns
-
-
-def analyse(events: list[Any], report: CompileReport, cuda: bool) -> Profile:
-    """The run's profile from kineto's events (``cuda``: CUDA activity was recorded)."""
-    sites = [e for e in events if is_launch_site(e)]
-    root = next((e for e in sites if e.name == CELL), None)
-    main = root.thread if root is not None else None
-    call_index: dict[int, int] = {}
-    seen: dict[str, int] = {}
-    for e in sorted((e for e in sites if e.name.startswith(GRAPH)), key=lambda e: e.start):
-        key = e.name[len(GRAPH) :]
-        call_index[e.correlation] = seen.get(key, 0)
-        seen[key] = call_index[e.correlation] + 1
-    by_thread: dict[int, list[_Span]] = {}
-    for e in sites:
-        by_thread.setdefault(e.thread, []).append(_Span(e.name, e.start, e.end, e.correlation))
-    a = _Analysis(call_index)
-    for spans in by_thread.values():
-        spans.sort(key=lambda s: (s.start, -s.end))
-    for thread, spans in by_thread.items():
-        if thread != main:
-            a.walk(spans, False)
-    mine = by_thread.get(main, []) if main is not None else []
-    split = a.split(mine, root)
-    a.walk(mine, True)
-    device = [e for e in events if is_device_work(e)]
-    for e in device:
-        a.charge(e)
-    return _build(report, a, root, split, cuda and bool(device))
-
-
-def _ms(ns: float) -> float:
-    return round(ns / 1e6, 4)
-
-
-def _pct(part: float, whole: float) -> float:
-    return round(part / whole, 4) if whole else 0.0
-
-
-def _calls(calls: list[_Call], cuda: bool) -> CallsProfile:
-    return CallsProfile(
-        calls=len(calls),
-        host_ms=_ms(sum(c.host for c in calls)),
-        compile_ms=_ms(sum(c.compile for c in calls)),
-        device_ms=_ms(sum(c.device for c in calls)) if cuda else None,
-        kernels=sum(c.kernels for c in calls),
-        compile_device_ms=_ms(sum(c.compile_device for c in calls)) if cuda else None,
-        compile_kernels=sum(c.compile_kernels for c in calls),
-    )
-
-
-def _kernels(kernels: dict[str, list[int]], limit: int | None = None) -> list[KernelProfile]:
-    rows = sorted(
-        (KernelProfile(name=k, calls=c, device_ms=_ms(ns)) for k, (c, ns) in kernels.items()), key=lambda k: -k.device_ms
-    )
-    return rows[:limit] if limit is not None else rows
-
-
-def _build(report: CompileReport, a: _Analysis, root: Any, split: tuple[int, int], cuda: bool) -> Profile:
-    entries, outside, backward = a.entries, a.outside, a.backward
-    dynamo_graphs: dict[str, list[Graph]] = {}
-    for g in report.graphs:
-        if g.kind == "dynamo":
-            dynamo_graphs.setdefault(g.compile_id, []).append(g)
-    rows = []
-    run_ns: dict[int, int] = {}  # id(row) -> host ns of its calls less their compile work
-    for key, made in a.graphs.items():
-        cid, n = key.rsplit("#", 1)
-        cid = _ATTEMPT.sub("", cid)
-        of_frame = dynamo_graphs.get(cid, [])
-        graph = of_frame[int(n)] if int(n) < len(of_frame) else None
-        calls = sorted(made.calls, key=lambda c: c.index)
-        total = sum(c.host for c in calls)
-        row = GraphProfile(
-            graph_id=graph.id if graph is not None else None,
-            compile_id=cid,
-            calls=len(calls),
-            total_ms=_ms(total),
-            mean_ms=_ms(total / len(calls)) if calls else 0.0,
-            device_ms=_ms(sum(c.device for c in calls)) if cuda else None,
-            ops=graph_ops(graph) if graph is not None else 0,
-            kernels=_kernels(made.kernels),
-            first_call=_calls(calls[:1], cuda) if calls else None,
-            steady=_calls(calls[1:], cuda) if len(calls) > 1 else None,
-        )
-        run_ns[id(row)] = total - sum(c.compile for c in calls)
-        rows.append(row)
-    rows.sort(key=lambda r: -r.total_ms)
-    order = {f.compile_id: i for i, f in enumerate(report.frames)}
-    entry_rows = [
-        EntryProfile(
-            compile_id=cid,
-            hits=e.hits,
-            total_ms=_ms(e.total),
-            self_ms=_ms(e.self_ns + e.graph),
-            graph_ms=_ms(e.graph),
-            eager_ms=_ms(e.self_ns),
-            eager_ops=e.ops,
-            cache_lookup_ms=_ms(e.lookup),
-        )
-        for cid, e in sorted(entries.items(), key=lambda kv: order.get(kv[0], len(order)))
-    ]
-    gaps: list[EagerGap] = []
-    for cid, e in entries.items():
-        frame = report.frame(cid)
-        breaks = frame.graph_breaks if frame is not None else []
-        gaps.append(
-            EagerGap(
-                cause="graph_break" if breaks else "frame",
-                compile_id=cid,
-                break_index=len(breaks) - 1 if breaks else None,
-                calls=e.hits,
-                ms=_ms(e.self_ns),
-                ops=e.ops,
-            )
-        )
-    gaps.append(EagerGap(cause="outside", compile_id=None, break_index=None, calls=1, ms=_ms(outside.self_ns), ops=outside.ops))
-    if backward.eager_nodes:
-        gaps.append(
-            EagerGap(
-                cause="backward",
-                compile_id=None,
-                break_index=None,
-                calls=backward.eager_nodes,
-                ms=round(backward.eager_ms, 4),
-                ops=a.backward_op_ns[1],
-            )
-        )
-    gaps.sort(key=lambda g: -g.ms)
-    backward.compiled_ms = round(backward.compiled_ms, 4)
-    backward.eager_ms = round(backward.eager_ms, 4)
-    backward.compile_ms = _ms(sum(c.compile for c in a.backward_calls))
-    backward.device_ms = _ms(sum(c.device for c in a.backward_calls)) if cuda else None
-
-    graph_ns = sum(run_ns.values())
-    graph_ms_by_cid: dict[str, tuple[int, int, int]] = {}  # cid -> (calls, captured ops, ns)
-    for r in rows:
-        n_calls, ops, ns = graph_ms_by_cid.get(r.compile_id, (0, 0, 0))
-        graph_ms_by_cid[r.compile_id] = (n_calls + r.calls, ops + r.calls * r.ops, ns + run_ns[id(r)])
-    captured = sum(r.calls * r.ops for r in rows)
-    eager_ops = outside.ops + sum(e.ops for e in entries.values())
-    eager_op_ns = outside.op_ns + sum(e.op_ns for e in entries.values())
-    frames_cov = []
-    for er in entry_rows:
-        n_calls, ops, ns = graph_ms_by_cid.get(er.compile_id, (0, 0, 0))
-        e = entries[er.compile_id]
-        frames_cov.append(
-            FrameCoverage(
-                compile_id=er.compile_id,
-                graph_calls=n_calls,
-                captured_ops=ops,
-                total_ops=ops + e.ops,
-                pct_ops=_pct(ops, ops + e.ops),
-                pct_time=_pct(ns, ns + e.op_ns),
-            )
-        )
-    coverage = Coverage(
-        unique_graphs=len(rows),
-        graph_calls=sum(r.calls for r in rows),
-        captured_ops=captured,
-        total_ops=captured + eager_ops,
-        pct_ops=_pct(captured, captured + eager_ops),
-        pct_time=_pct(graph_ns, graph_ns + eager_op_ns),
-        frames=frames_cov,
-    )
-    wall_ms = _ms((root.end - root.start) if root is not None else 0)
-    compiled_ns, compile_ns = split
-    compiled_ms, compile_ms = _ms(compiled_ns), _ms(compile_ns)
-    return Profile(
-        method=METHOD.format(cuda=" and CUDA" if cuda else "", device=DEVICE_METHOD if cuda else ""),
-        device="cuda" if cuda else "cpu",
-        wall_ms=wall_ms,
-        compiled_ms=compiled_ms,
-        eager_ms=round(max(0.0, wall_ms - compiled_ms - compile_ms), 4),
-        compile_ms=compile_ms,
-        cache_lookup_ms=_ms(a.lookup_ns),
-        cache_lookups=a.lookups,
-        graphs=rows,
-        entries=entry_rows,
-        eager=[g for g in gaps if g.ms > 0 or g.ops > 0],
-        coverage=coverage,
-        backward=backward,
-        eager_device_ms=_ms(a.eager_device) if cuda else None,
-        compile_device_ms=_ms(a.compile_device) if cuda else None,
-        eager_kernels=_kernels(a.eager_kernels, EAGER_KERNELS),
-    )

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from compiler.collectors import profile_analysis
+from compiler.collectors import profile_report
 from compiler.collectors.profile_analysis import CELL, COMPILE, COMPILED_BACKWARD, GRAPH
 from compiler.collectors.profile_torch import ProfilerEvent
 from compiler.model import CompileReport
@@ -125,7 +125,7 @@ def analyse(events: list[ProfilerEvent], cuda: bool = True) -> dict:
         scope_reason="",
         cell={},
     )
-    profile = profile_analysis.analyse(events, report, cuda)
+    profile = profile_report.analyse(events, report, cuda)
     return dataclasses.asdict(profile)
 
 
