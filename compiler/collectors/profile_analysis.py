@@ -1,8 +1,7 @@
 """``--profile``'s reading of the profiler's events ([Note: profile] in ``collectors/profile.py``): the marks' names,
 the events nested by time thread by thread, the run split, each graph's and cache entry's calls and time, device
-work charged by launch, eager gaps by cause, captured-op coverage, the backward; ``analyse`` makes the report's
-``Profile`` of them
-(``profile_report.py``).
+work charged by launch, eager gaps by cause, captured-op coverage, the backward (``Analysis``);
+``profile_report.analyse`` makes the report's ``Profile`` of it.
 """
 
 from __future__ import annotations
