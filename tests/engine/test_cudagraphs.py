@@ -20,7 +20,8 @@ import pytest
 import torch
 
 from compiler import RunOptions
-from compiler.collectors.cudagraphs import CudaGraphsCollector, Decision, Event, explain, summarise
+from compiler.collectors.cudagraphs import CudaGraphsCollector
+from compiler.collectors.cudagraphs_report import Decision, Event, explain, summarise
 from compiler.summary import cudagraphs_line, cudagraphs_reason, one_line
 
 from .helpers import run
