@@ -44,7 +44,7 @@ from typing import Any
 from .. import _compat
 from ..model import CodeInfo, CompileReport, DispatchCode, DispatchEntry, DispatchFallback, DispatchGuard
 from .base import CaptureContext, Collector
-from .guard_failures import split_part
+from .guard_checks import split_part
 from .guards import GuardsCollector, parse_tree
 from .logs import LogsCollector
 
