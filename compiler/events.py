@@ -3,7 +3,7 @@
 Holds:
 - ``TraceEvent`` and ``StructuredStream``: a ``logging.Handler`` on torch's structured-trace logger
   (``torch.__trace``, the stream tlparse reads) keeping this run's records;
-- ``BreakLog``: a handler for Dynamo's ``graph_breaks`` artifact log (see ``_compat.graph_break_log``);
+- ``BreakLog``: a handler for Dynamo's ``graph_breaks`` artifact log (see ``collectors/capture_torch.graph_break_log``);
 - ``TorchLogDiverter``: a filter on torch's own stderr handlers that moves Dynamo's warnings and
   errors into the report instead of the user's stderr (the user's own logging is untouched);
 - ``TorchWarningDiverter``: the same for ``warnings.warn`` raised from inside torch.

@@ -18,7 +18,7 @@ user's, a kernel thread) is not the run's, and what it compiles stays out of the
 frame at a time (``convert_frame.compile_lock``, which inductor's backward compile takes too), so the hooks of
 two compiles never interleave.
 
-A ``torch._dynamo.reset()`` made by the cell clears Dynamo's callbacks (``_compat.compile_callbacks``
+A ``torch._dynamo.reset()`` made by the cell clears Dynamo's callbacks (``capture_torch.compile_callbacks``
 registers them again) and restarts its frame numbering at 0: when the run had compiled frames before it,
 the numbering goes on from the next free id instead, so no compile id of the report names two frames, and
 ``ctx.resets`` keeps the line and what happened.
@@ -40,6 +40,7 @@ from typing import Any
 from .. import _compat
 from .._compat import current_trace_id
 from ..model import DynamoReset
+from . import capture_torch
 from .base import HOOKS, CaptureContext, CodeRecord, Collector, declares
 
 __all__ = ["Dispatcher"]
@@ -75,7 +76,7 @@ class Dispatcher:
     def install(self) -> Iterator[None]:
         handle = _compat.register_bytecode_hook(self.on_code)
         try:
-            with _compat.compile_callbacks(self.on_compile_start, self.on_compile_end, self.on_reset):
+            with capture_torch.compile_callbacks(self.on_compile_start, self.on_compile_end, self.on_reset):
                 yield
         finally:
             handle.remove()
@@ -88,7 +89,7 @@ class Dispatcher:
         before = len(ctx.compile_order)
         next_id = max(frame_ids) + 1 if frame_ids else None
         if next_id is not None:
-            _compat.continue_frame_numbering(next_id)
+            capture_torch.continue_frame_numbering(next_id)
         line = _cell_line(ctx.program.filename)
         where = f" at line {line}" if line is not None else ""
         if next_id is None:

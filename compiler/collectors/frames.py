@@ -17,6 +17,7 @@ from .. import _compat
 from ..bytecode import decompile, instruction_rows
 from ..model import CodeInfo, CompileReport, Frame
 from ..user_code import is_user_file
+from . import capture_torch
 from .base import CaptureContext, CodeRecord, Collector
 from .logs import LogsCollector
 
@@ -41,7 +42,7 @@ class FramesCollector(Collector):
 
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:
-        with _compat.compilation_metrics_window() as new_metrics:
+        with capture_torch.compilation_metrics_window() as new_metrics:
             try:
                 yield
             finally:

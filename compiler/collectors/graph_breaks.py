@@ -1,4 +1,4 @@
-"""Collector for graph breaks, from Dynamo's ``graph_breaks`` log (``_compat.graph_break_log``).
+"""Collector for graph breaks, from Dynamo's ``graph_breaks`` log (``capture_torch.graph_break_log``).
 
 That log is the one source that sees every break, including those inside inlined callees and those
 where no graph was compiled; its text is the ``dynamo_graph_break_reason`` structured artifact's, and
@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from .. import _compat
 from ..events import BreakLog
 from ..model import CompileReport, GraphBreak, StackFrame
+from . import capture_torch
 from .base import CaptureContext, Collector
 
 _AT = re.compile(r"Graph break in user code at (?P<file>.+):(?P<line>\d+)\s*$", re.M)
@@ -107,7 +108,7 @@ class GraphBreaksCollector(Collector):
 
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:
-        with _compat.graph_break_log(self.log):
+        with capture_torch.graph_break_log(self.log):
             yield
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:

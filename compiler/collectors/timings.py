@@ -3,7 +3,7 @@
 Dynamo times every phase of a compile with ``dynamo_timed`` (``bytecode_tracing``, ``build_guards``,
 ``backend_compile`` and, inside it, AOTAutograd's and inductor's phases down to each ``compile_file``),
 and each start and end goes through its one ``ChromiumEventLogger``, with a timestamp and the compile id,
-whether or not anything listens: the calls tlparse's Perfetto view is built from. ``_compat.chromium_events``
+whether or not anything listens: the calls tlparse's Perfetto view is built from. ``capture_torch.chromium_events``
 wraps that logger's three methods for the run; each call appends one tuple here. The nesting is the order
 of starts and ends on one thread, so ``phase_trees`` rebuilds each compile's tree in ``finalize``.
 
@@ -37,8 +37,8 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .. import _compat
 from ..model import CompileReport, Phase
+from . import capture_torch
 from .base import CaptureContext, Collector
 
 __all__ = ["LABELS", "TimingsCollector", "kind_of", "label_of", "phase_trees"]
@@ -283,7 +283,7 @@ class TimingsCollector(Collector):
             if watches(cid):  # [Note: compile phases]; [Note: threads] in dispatch.py
                 events.append((ph, name, ns, cid, key, get_ident()))
 
-        with _compat.chromium_events(record):
+        with capture_torch.chromium_events(record):
             yield
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
