@@ -2,7 +2,7 @@
 
 Holds:
 - ``CellProgram``: the parsed cell, for any scope (``calls``, ``cell`` or ``all-frames``);
-- ``prepare``: parse, reject what cannot run, pick the scope for ``auto`` (and say why);
+- ``prepare``: parse, reject what cannot run, pick the scope for ``auto`` (``auto_scope.py``, and say why);
 - ``UNBOUND``: the sentinel used for names a compiled cell creates or deletes.
 
 [Note: cell scope] The cell body becomes ``def __dynamo_cell__(): global <every bound name>; <body>``
@@ -31,19 +31,13 @@ not the story ``torch.compile`` tells.
 from __future__ import annotations
 
 import ast
-import builtins
-import inspect
 import sys
 import types
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import torch
-
-from . import _compat
+from .auto_scope import auto_scope, bound_names, toplevel_nodes
 from .errors import UsageError
-from .user_code import is_user_file
 
 OUT_NAME = "__dynamo_cell_out__"
 ANCHOR_NAME = "__dynamo_torch__"
@@ -90,7 +84,7 @@ def prepare(source: str, filename: str, namespace: dict[str, Any], scope: str) -
     tree = ast.parse(source, filename=filename, mode="exec")
     _reject_everywhere(tree.body, filename)
     if scope == "auto":
-        scope, reason = _auto_scope(tree.body, namespace)
+        scope, reason = auto_scope(tree.body, namespace)
     else:
         reason = f"scope '{scope}' was requested"
     prog = CellProgram(source=source, filename=filename, scope=scope, scope_reason=reason)
@@ -108,7 +102,7 @@ def prepare(source: str, filename: str, namespace: dict[str, Any], scope: str) -
     _reject_in_cell_scope(body, filename)
     body = [s for s in body if not isinstance(s, ast.Global)]  # no-ops at module level; ours covers them
     body = _DelRewriter().visit(ast.Module(body=body, type_ignores=[])).body
-    names = _bound_names(body)
+    names = bound_names(body)
     if prog.has_last_expr and OUT_NAME not in names:
         names.append(OUT_NAME)
     prog.bound_names = names
@@ -161,7 +155,7 @@ def _reject_everywhere(stmts: list[ast.stmt], filename: str) -> None:
 
 
 def _reject_in_cell_scope(stmts: list[ast.stmt], filename: str) -> None:
-    for node in _toplevel_nodes(stmts):
+    for node in toplevel_nodes(stmts):
         if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
             raise UsageError(
                 f"`from {node.module} import *` at line {node.lineno} cannot run inside a compiled cell: "
@@ -169,210 +163,6 @@ def _reject_in_cell_scope(stmts: list[ast.stmt], filename: str) -> None:
                 line=node.lineno,
                 filename=filename,
             )
-
-
-def _toplevel_nodes(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
-    """Every node of the cell's own scope (not inside nested defs, classes or lambdas)."""
-    stack: list[ast.AST] = list(reversed(stmts))
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
-
-
-# --- scope 'auto' --------------------------------------------------------------------------------
-
-
-def _auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any]) -> tuple[str, str]:
-    """``calls`` when the cell's own code calls a function or ``nn.Module`` ([Note: calls scope]), else ``cell``.
-
-    A call counts when its callee is a name the cell binds (``model = Net()`` ... ``model(x)``,
-    ``def step(...)`` ... ``step(x)``, ``for layer in layers: layer(x)``), a method of a class the cell
-    defines called on an instance the cell makes (``cfg = Cfg(); cfg.apply(x)``, ``Svc().run(x)``), or
-    resolves, without running anything, to a function, method or module Dynamo would compile (``model(x)``,
-    ``trainer.step(x)`` with ``model`` / ``trainer`` from an earlier cell). Calls of classes, builtins,
-    imported names and library attributes (``torch.randn``, ``x.sin()``, ``model.generate``) do not count.
-    """
-    from .targets import compile_target
-
-    classes = {s.name for s in _toplevel_nodes(stmts) if isinstance(s, ast.ClassDef)}
-    imported = {
-        (a.asname or a.name).split(".")[0]
-        for s in _toplevel_nodes(stmts)
-        if isinstance(s, (ast.Import, ast.ImportFrom))
-        for a in s.names
-    }
-    bound = set(_bound_names(stmts)) - classes - imported
-    methods = _cell_methods(stmts, namespace)
-    instances = _instances(stmts, methods)
-    rule = "torch.compile is applied to each function and nn.Module the cell calls; the rest of the cell runs as plain Python"
-    functions = {s.name for s in _toplevel_nodes(stmts) if isinstance(s, ast.FunctionDef)}
-    for node in _toplevel_nodes(stmts):
-        if not isinstance(node, ast.Call):
-            continue
-        handed = _handed_to_thread(node, functions, namespace)
-        if handed is not None:
-            on = "" if _compat.THREADS_RUN_COMPILED_CODE else f" (on torch {torch.__version__} it runs plain there)"
-            return "calls", f"the cell hands {handed} (line {node.lineno}), which calls it on another thread{on}: {rule}"
-        method = _method_called(node.func, instances, methods)
-        if method is not None:
-            return "calls", f"the cell calls {method}() (line {node.lineno}), a method of a class it defines: {rule}"
-        dotted = _dotted_name(node.func)
-        if dotted is None:
-            continue
-        if "." not in dotted and dotted in bound:
-            return "calls", f"the cell calls {dotted}() (line {node.lineno}): {rule}"
-        obj = _resolve_static(dotted, namespace)
-        if obj is not _MISSING and dotted.split(".")[0] not in bound | imported:
-            try:
-                target, _ = compile_target(obj)
-            except Exception:  # noqa: BLE001 - an exotic object: decide at run time
-                target = None
-            if target is not None:
-                return "calls", f"the cell calls {dotted}() (line {node.lineno}): {rule}"
-    star = next(
-        (n for n in _toplevel_nodes(stmts) if isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)), None
-    )
-    if star is not None:  # a compiled frame cannot hold it (scope 'cell' refuses it): run the cell as plain Python
-        return "calls", (
-            f"the cell calls no function or nn.Module of its own, and its `from {star.module} import *` (line "
-            f"{star.lineno}) cannot run inside one compiled frame: {rule}"
-        )
-    return (
-        "cell",
-        "the cell's top level calls no function or nn.Module of its own, so its top-level code is compiled as one frame, as torch.compile on a function holding it would",
-    )
-
-
-# What runs a callable on another thread (calls.py, _THREAD_APIS), by the name a cell calls it with: a bare name
-# (``Thread(target=f)``) or an attribute (``threading.Thread``, ``pool.submit``, ``loop.run_in_executor``)
-_THREAD_NAMES = frozenset({"Thread", "Timer", "to_thread"})
-_THREAD_METHODS = _THREAD_NAMES | {
-    "submit",
-    "map",
-    "starmap",
-    "apply",
-    "apply_async",
-    "map_async",
-    "imap",
-    "imap_unordered",
-    "starmap_async",
-    "run_in_executor",
-}
-
-
-def _handed_to_thread(call: ast.Call, functions: set[str], namespace: dict[str, Any]) -> str | None:
-    """``work to threading.Thread`` when ``call`` hands a function of the user's to a thread API, else None."""
-    func = call.func
-    if isinstance(func, ast.Name):
-        if func.id not in _THREAD_NAMES:
-            return None
-    elif not (isinstance(func, ast.Attribute) and func.attr in _THREAD_METHODS):
-        return None
-    for arg in [*call.args, *(k.value for k in call.keywords)]:
-        if not isinstance(arg, ast.Name):
-            continue
-        obj = namespace.get(arg.id)
-        mine = arg.id in functions or (isinstance(obj, types.FunctionType) and is_user_file(obj.__code__.co_filename))
-        if mine:
-            return f"{arg.id} to {ast.unparse(func)}"
-    return None
-
-
-def _cell_methods(stmts: list[ast.stmt], namespace: dict[str, Any]) -> dict[str, set[str]]:
-    """Each class the cell defines -> the methods it has: its own, and those of its bases the cell defines or
-    that are classes of the user's from the namespace (an earlier cell, the user's files)."""
-    defined = {s.name: s for s in _toplevel_nodes(stmts) if isinstance(s, ast.ClassDef)}
-    out: dict[str, set[str]] = {}
-
-    def of(name: str, seen: frozenset[str]) -> set[str]:
-        node = defined[name]
-        found = {b.name for b in node.body if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        for base in node.bases:
-            base_name = _dotted_name(base)
-            if base_name in defined and base_name not in seen:
-                found |= of(base_name, seen | {base_name})
-            elif base_name is not None and "." not in base_name:
-                cls = namespace.get(base_name)
-                if isinstance(cls, type):
-                    found |= _user_methods(cls)
-        return found
-
-    for name in defined:
-        out[name] = of(name, frozenset({name}))
-    return out
-
-
-def _user_methods(cls: type) -> set[str]:
-    """The names of the methods a class (and its bases) defines in the user's own code."""
-    names: set[str] = set()
-    for klass in cls.__mro__:
-        for attr, value in vars(klass).items():
-            fn = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
-            if isinstance(fn, types.FunctionType) and is_user_file(fn.__code__.co_filename):
-                names.add(attr)
-    return names
-
-
-def _instances(stmts: list[ast.stmt], methods: dict[str, set[str]]) -> dict[str, str]:
-    """Names the cell's own code binds to an instance of a class it defines (``cfg = Cfg()``) -> the class."""
-    out: dict[str, str] = {}
-    for node in _toplevel_nodes(stmts):
-        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call):
-            cls = _dotted_name(node.value.func)
-            if cls not in methods:
-                continue
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for t in targets:
-                if isinstance(t, ast.Name):
-                    out[t.id] = cls
-    return out
-
-
-def _method_called(func: ast.AST, instances: dict[str, str], methods: dict[str, set[str]]) -> str | None:
-    """``cfg.apply`` / ``Svc().run`` when ``func`` calls a method of a class the cell defines, else None."""
-    if not isinstance(func, ast.Attribute):
-        return None
-    owner = func.value
-    if isinstance(owner, ast.Name) and owner.id in instances:
-        cls = instances[owner.id]
-    elif isinstance(owner, ast.Call) and _dotted_name(owner.func) in methods:
-        cls = str(_dotted_name(owner.func))
-    else:
-        return None
-    return ast.unparse(func) if func.attr in methods[cls] else None
-
-
-_MISSING = object()
-
-
-def _dotted_name(node: ast.AST) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
-def _resolve_static(dotted: str, namespace: dict[str, Any]) -> Any:
-    """Resolve ``a.b.c`` without running user code (no properties, no ``__getattr__``)."""
-    head, *rest = dotted.split(".")
-    obj = namespace.get(head, getattr(builtins, head, _MISSING))
-    for attr in rest:
-        if obj is _MISSING:
-            return _MISSING
-        try:
-            obj = inspect.getattr_static(obj, attr)
-        except AttributeError:
-            return _MISSING
-        if isinstance(obj, (staticmethod, classmethod)):
-            obj = obj.__func__
-    return obj
 
 
 # --- cell scope: the generated function -------------------------------------------------------------
@@ -415,37 +205,6 @@ class _DelRewriter(ast.NodeTransformer):
             assign = ast.Assign(targets=[ast.Name(t.id, ast.Store())], value=ast.Name(UNBOUND_NAME, ast.Load()))
             out.append(ast.copy_location(assign, node))
         return out
-
-
-def _bound_names(stmts: list[ast.stmt]) -> list[str]:
-    """Every name the cell's own scope binds (these become globals of the cell function)."""
-    names: list[str] = []
-
-    def add(n: str) -> None:
-        if n not in names:
-            names.append(n)
-
-    for node in _toplevel_nodes(stmts):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            add(node.name)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            add(node.id)
-        elif isinstance(node, ast.alias):
-            add((node.asname or node.name).split(".")[0])
-        elif (isinstance(node, ast.ExceptHandler) and node.name) or (
-            isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name
-        ):
-            add(node.name)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            add(node.rest)
-        elif isinstance(node, ast.Global):
-            for n in node.names:
-                add(n)
-        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-            for sub in ast.walk(node):  # only walrus targets leak out of comprehensions
-                if isinstance(sub, ast.NamedExpr) and isinstance(sub.target, ast.Name):
-                    add(sub.target.id)
-    return names
 
 
 def _function_code(body: list[ast.stmt], names: list[str], filename: str) -> types.CodeType:
