@@ -46,5 +46,8 @@ describe('DDP splits', () => {
       'submod_1: piece 2 of 3 of a DDP split, compiled on its own · 2 parameters, 1.0 MB · '
     );
     expect(buttons[3].getAttribute('aria-pressed')).toBe('true');
+    // the code pane's tabs name each piece too
+    const tabs = [...pane(root, 'code').querySelectorAll<HTMLElement>('[role="tab"]')].map(t => t.textContent);
+    expect(tabs).toEqual(expect.arrayContaining(['DDP split graph', 'DDP piece submod_0', 'DDP piece submod_2']));
   });
 });

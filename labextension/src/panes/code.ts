@@ -14,7 +14,7 @@ import { button, clear, h } from '../dom';
 import { appendLine, codeBlock, highlightLines, PREVIEW_LINES, type Language, type Line } from '../highlight';
 import { segments, type IKernelRef, type ISegment } from '../kernels';
 import { lineColourClass } from '../linking';
-import type { Frame, Graph, Node as FxNode, OutputCode } from '../schema';
+import type { Frame, Graph, GraphKind, Node as FxNode, OutputCode } from '../schema';
 import { Pane } from './pane';
 
 /** Code above this many lines is shown plain at first and highlighted in the background. */
@@ -38,9 +38,11 @@ function nodeNamed(graph: Graph, name: string): FxNode | undefined {
 }
 
 /** Tab titles of graph kinds. */
-const KIND_TITLE: Record<string, string> = {
+const KIND_TITLE: Record<GraphKind, string> = {
   dynamo: 'Dynamo graph',
   dynamo_partial: 'Partial Dynamo graph (traced before the error)',
+  ddp_split_graph: 'DDP split graph',
+  ddp_split_child: 'DDP piece',
   aot_joint: 'AOT joint',
   aot_forward: 'AOT forward',
   aot_backward: 'AOT backward',
@@ -191,7 +193,10 @@ export class CodePane extends Pane {
     for (const graph of index.graphsOf(frame)) {
       tabs.push({
         key: `graph-${graph.id}`,
-        title: `${KIND_TITLE[graph.kind] ?? graph.kind}${graph.kind === 'dynamo' ? ` ${graph.id}` : ''}`,
+        title:
+          graph.kind === 'ddp_split_child' && graph.name
+            ? `${KIND_TITLE[graph.kind]} ${graph.name}`
+            : `${KIND_TITLE[graph.kind] ?? graph.kind}${graph.kind === 'dynamo' ? ` ${graph.id}` : ''}`,
         build: () => this._graphCode(frame, graph)
       });
     }
