@@ -1,5 +1,5 @@
-"""The records torch keeps of every compile whether or not anyone listens, as the collectors read them ([Note: zero-cost
-capture] in ``collectors/base.py``): Dynamo's compile start / end callbacks and its frame numbering (``dispatch.py``),
+"""The records torch keeps of every compile whether or not anyone listens, as the collectors read them
+([Note: zero-cost capture] in ``collectors/base.py``): Dynamo's compile start / end callbacks and its frame numbering (``dispatch.py``),
 the chromium events of its timed phases (``timings.py``), its compilation metrics (``frames.py``) and its
 ``graph_breaks`` log (``graph_breaks.py``); each with the probes of torch it needs.
 """
