@@ -14,8 +14,8 @@ One builder for both sources: DDPOptimizer's own structured events, ``optimize_d
 graph, its pieces nested in it) and ``optimize_ddp_split_child`` (each piece, ``{"name": "submod_0"}``), read
 from a ``TORCH_TRACE`` log (``compiler/trace/build.py``) or, live, teed from ``trace_structured`` in
 DDPOptimizer's module while the cell runs (its payload is built then only for these two events). Live, the
-pieces' graphs are those the explorer's backend recorded (``fx_graphs``), and the whole graph is recorded as
-``compile_fn`` is entered, with DDPOptimizer's ``bucket_bytes_cap`` (a trace does not hold the cap).
+pieces' graphs are those the explorer's backend recorded (``fx_graphs``), and the whole graph is recorded once
+``compile_fn`` has split it (only then), with DDPOptimizer's ``bucket_bytes_cap`` (a trace does not hold the cap).
 """
 
 from __future__ import annotations
@@ -164,7 +164,6 @@ class DdpSplitsCollector(Collector):
             cid = current_trace_id()[0]
             if cid is None or not ctx.watches(cid):
                 return original_compile(opt, gm, example_inputs, **kwargs)
-            whole = GraphRecord(cid, node_rows(gm), graph_device(example_inputs), readable(gm))
             before = len(fx.records)
             outer = getattr(collector._local, "events", None)
             events: list[tuple[str, str | None, str]] = []
@@ -174,6 +173,8 @@ class DdpSplitsCollector(Collector):
             finally:
                 collector._local.events = outer
                 if any(e[0] == SPLIT_GRAPH for e in events):
+                    # split: the backend got the pieces, never ``gm`` itself, which is as Dynamo traced it still
+                    whole = GraphRecord(cid, node_rows(gm), graph_device(example_inputs), readable(gm))
                     pieces = fx.records[before:]
                     split = _Split(cid, whole, list(pieces), events, getattr(opt, "bucket_bytes_cap", None))
                     fx.records[before:] = [whole, *pieces]  # the whole graph first, as Dynamo traced it
