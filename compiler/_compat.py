@@ -1,26 +1,24 @@
-"""Every torch-version difference the engine depends on, decided once at import time.
+"""The torch-version differences several parts of the engine share, decided once at import time.
 
 Run against torch 2.11 to 2.15 (README, "Torch and Python versions"; docs/dynamo-capture.md §4).
 Where it can, a difference is decided by feature (``hasattr``, a signature), not by version number. A piece
 every run needs and this torch lacks fails the import once, naming the torch and the piece
 (``TorchUnsupported``); a piece one collector needs fails that collector's install, and the report names it.
-Collectors import from here and never probe ``torch`` with ``hasattr`` themselves; the hooks into torch's internals
-that serve one collector (its decisions, shapes, failing guards, kernel provenance, profiler, step-through, and
-``--try``'s registrations) live beside it, in ``collectors/<collector>_torch.py`` and ``try_fix_torch.py``; the
-records torch keeps of every compile (callbacks, chromium events, metrics, the graph-break log) are read in
-``collectors/capture_torch.py``.
+Collectors import from here and never probe ``torch`` with ``hasattr`` themselves. The hooks into torch's internals
+that serve one part live beside it: a collector's (its decisions, shapes, failing guards, kernel provenance,
+profiler, step-through, dispatch view, graph-break registry) in ``collectors/<collector>_torch.py``, ``--try``'s
+registrations in ``try_fix_torch.py``, the user's own ``torch.compile`` settings in ``calls_torch.py``, the run's own
+(the explorer's files never traced, its cache entries and helper globals dropped) in ``runner_torch.py``, the
+inductor backend object in ``backend.py``; the records torch keeps of every compile (callbacks, chromium events,
+metrics, the codes Dynamo saw, the graph-break log) are read in ``collectors/capture_torch.py``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import types
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 import torch
@@ -71,27 +69,17 @@ __all__ = [
     "IMPORT_ALIAS_PREFIX",
     "THREADS_RUN_COMPILED_CODE",
     "TorchUnsupported",
-    "UserCompile",
     "automatic_dynamic_memory",
     "cache_entries",
     "current_trace_id",
     "describe_remembered",
     "drop_code_cache",
     "dynamic_part",
-    "entry_is_valid",
     "forget_automatic_dynamic",
-    "gb_registry",
-    "inductor_backend",
-    "invalidate_entries",
-    "is_resume_code",
-    "never_trace",
-    "realized",
-    "recompile_limit",
     "register_bytecode_hook",
-    "remove_helper_globals",
+    "resume_code_for",
     "resume_codes_of",
     "trace_log",
-    "user_compile",
 ]
 
 
@@ -103,37 +91,9 @@ def current_trace_id() -> tuple[str | None, int]:
     return str(tid.compile_id), int(tid.attempt or 0)
 
 
-def is_resume_code(code: types.CodeType) -> bool:
-    """Resume functions are named ``torch_dynamo_resume_in_<fn>_at_<line>`` in 2.11 and 2.13."""
-    return code.co_name.startswith(TORCH_DYNAMO_RESUME_IN_PREFIX)
-
-
-def codes_dynamo_saw() -> list[types.CodeType]:
-    """Every code object Dynamo was called on in this process and that is still alive
-    (``convert_frame.input_codes``, weak references; in 2.11 and 2.13): a frame whose compile failed
-    produced no bytecode-hook record, and this is where its original code can still be found."""
-    from torch._dynamo import convert_frame
-
-    return [c for c in (ref() for ref in list(convert_frame.input_codes.seen)) if c is not None]
-
-
 def cache_entries(code: types.CodeType) -> list[Any]:
     """Dynamo's cache entries of ``code`` (most recent first)."""
     return list(_debug_get_cache_entry_list(code))
-
-
-def entry_is_valid(entry: Any) -> bool:
-    """Whether a cache entry can still match a call: not invalidated (an object its guards ID-matched was freed,
-    or ``invalidate_entries``), which swaps its guard manager for a ``DeletedGuardManagerWrapper`` (2.11, 2.13)."""
-    from torch._dynamo.guards import DeletedGuardManagerWrapper
-
-    return not isinstance(entry.guard_manager, DeletedGuardManagerWrapper)
-
-
-def recompile_limit() -> tuple[str, int]:
-    """``(name, value)`` of the per-code cache limit now: ``torch._dynamo.config.recompile_limit`` in 2.11 and
-    2.13 (``cache_size_limit`` before 2.6, kept there as an alias)."""
-    return "recompile_limit", int(torch._dynamo.config.recompile_limit)
 
 
 def drop_code_cache(code: types.CodeType) -> None:
@@ -141,55 +101,9 @@ def drop_code_cache(code: types.CodeType) -> None:
     reset_code(code)
 
 
-def invalidate_entries(entries: list[Any], reason: str) -> None:
-    """Make each of ``entries`` (cache entries of one code) never match again, leaving the others.
-
-    The mechanism Dynamo itself uses when an object a guard ID-matched is freed
-    (``CheckFunctionManager.invalidate``, 2.11 and 2.13): the entry keeps its slot (it still counts
-    toward ``recompile_limit``) but drops its compiled code, and a guard failure on it reads ``reason``.
-    """
-    from torch._dynamo.guards import DeletedGuardManagerWrapper
-
-    for entry in entries:
-        extra = getattr(entry.guard_manager, "extra_state", None)
-        if extra is not None and not isinstance(entry.guard_manager, DeletedGuardManagerWrapper):
-            extra.invalidate(entry, DeletedGuardManagerWrapper(reason))
-
-
-def never_trace(filenames: list[str]) -> None:
-    """Dynamo never compiles nor traces a frame of these files: ``trace_rules.FORCE_SKIP_FILES`` (a set of paths,
-    2.11 and 2.13), checked before a frame is counted or compiled.
-
-    The explorer's own functions (a log handler, a chromium-event wrapper, a compile callback) can run while
-    Dynamo's frame evaluation is live, e.g. during a backward compiled lazily inside compiled code: without this,
-    Dynamo evaluates their frames, ``counters['frames']`` counts them and its story differs from plain
-    torch.compile's."""
-    from torch._dynamo import trace_rules
-
-    trace_rules.FORCE_SKIP_FILES.update(filenames)
-
-
 #: Dynamo's alias of a module it imports for a guard or a graph call (``__import_torch_dot__dynamo_dot_utils``), a global
 #: it writes into the frame's globals and never removes (``InstructionTranslator.import_source``, 2.11 and 2.13)
 IMPORT_ALIAS_PREFIX = "__import_"
-
-
-def remove_helper_globals(modified_code: types.CodeType) -> None:
-    """Delete the globals Dynamo installed for ``modified_code`` (``__compiled_fn_*``, ``__resume_at_*``).
-
-    Dynamo deletes them when the modified code is garbage collected (``CleanupManager``, keyed by the
-    code); call this only once no cache entry runs that code any more.
-    """
-    from torch._dynamo.utils import CleanupManager
-
-    manager = CleanupManager.instance
-    hooks = manager.values.get(id(modified_code))
-    if not hooks:
-        return
-    manager.values[id(modified_code)] = []  # the GC-time callback then finds nothing left to do
-    for hook in hooks:
-        with contextlib.suppress(KeyError):  # the user deleted the global already
-            hook()
 
 
 # [Note: automatic dynamic memory] Dynamo's automatic dynamic shapes keep, per code object, what each
@@ -207,14 +121,6 @@ def _code_state() -> dict[Any, Any]:
 
     state = getattr(pgo, "_CODE_STATE", None)
     return state if isinstance(state, dict) else {}
-
-
-def _same_code(code_id: Any, code: types.CodeType) -> bool:
-    return (
-        getattr(code_id, "filename", None) == code.co_filename
-        and getattr(code_id, "firstlineno", None) == code.co_firstlineno
-        and getattr(code_id, "name", None) == code.co_name
-    )
 
 
 #: What the memory holds for one input: pgo's (size, scalar), immutable (ints, tuples, ``auto_dynamic``).
@@ -276,120 +182,8 @@ def forget_automatic_dynamic(matches: Callable[[str, int, str], bool]) -> int:
     return len(gone)
 
 
-def inductor_backend(mode: str | None, dynamic: bool | None) -> Any:
-    """The backend object ``torch.compile(backend='inductor', mode=...)`` builds.
-
-    2.13 added a ``name=`` parameter; both versions take ``(mode, options, dynamic)`` positionally.
-    """
-    return torch._TorchCompileInductorWrapper(mode, None, dynamic)
-
-
-@dataclass(frozen=True, slots=True)
-class UserCompile:
-    """How the user's own ``torch.compile(fn, ...)`` (or ``torch._dynamo.optimize(...)(fn)``) result compiles.
-
-    Read off the ``_TorchDynamoContext`` the result holds (2.11 and 2.13: ``OptimizedModule.dynamo_ctx``; a
-    compiled function's closure holds it; ``Module.compile()`` keeps such a function as ``_compiled_call_impl``).
-    ``backend`` is what Dynamo calls with each graph (torch.compile's ``_TorchCompileInductorWrapper`` or
-    ``_TorchCompileWrapper``, which carry the mode, options and dynamic; or the backend callable given to
-    ``torch._dynamo.optimize``); ``mode``/``options`` are read back from it for people.
-    """
-
-    backend: Any
-    backend_name: str
-    fullgraph: bool
-    dynamic: bool | None
-    mode: str | None
-    options: dict[str, Any] | None
-    recompile_limit: int | None  # torch.compile(recompile_limit=...), 2.13 (None: the config's)
-    guard_filter_fn: Any
-    isolate_recompiles: bool
-    shapes_spec: Any  # torch.compile(shapes_spec=...), 2.13
-
-    def optimize_kwargs(self) -> dict[str, Any]:
-        """The keyword arguments of ``torch._dynamo.optimize`` that make a compile like the user's (bar the backend)."""
-        kwargs: dict[str, Any] = {"nopython": self.fullgraph, "dynamic": self.dynamic}
-        if self.guard_filter_fn is not None:
-            kwargs["guard_filter_fn"] = self.guard_filter_fn
-        if self.recompile_limit is not None:
-            kwargs["recompile_limit"] = self.recompile_limit
-        if self.isolate_recompiles:
-            kwargs["isolate_recompiles"] = True
-        if self.shapes_spec is not None:
-            kwargs["shapes_spec"] = self.shapes_spec
-        return kwargs
-
-
-def _dynamo_context(obj: Any) -> Any:
-    from torch._dynamo.eval_frame import _TorchDynamoContext
-
-    ctx = getattr(obj, "dynamo_ctx", None)
-    if isinstance(ctx, _TorchDynamoContext):
-        return ctx
-    for cell in getattr(obj, "__closure__", None) or ():
-        try:
-            value = cell.cell_contents
-        except ValueError:  # an empty cell
-            continue
-        if isinstance(value, _TorchDynamoContext):
-            return value
-    return None
-
-
-def user_compile(obj: Any) -> UserCompile | None:
-    """The settings of ``obj`` when it is the result of the user's own ``torch.compile`` (or a module they called
-    ``.compile()`` on), else None."""
-    from torch._dynamo.eval_frame import innermost_backend
-
-    if isinstance(obj, torch.nn.Module) and not isinstance(obj, torch._dynamo.eval_frame.OptimizedModule):
-        obj = obj.__dict__.get("_compiled_call_impl")
-        if obj is None:
-            return None
-    ctx = _dynamo_context(obj)
-    callback = getattr(ctx, "callback", None)
-    if ctx is None or not callable(callback):
-        return None  # not compiled, or torch._dynamo.disable / run-only contexts
-    backend = innermost_backend(callback)
-    name = str(getattr(backend, "compiler_name", None) or getattr(backend, "__name__", None) or type(backend).__name__)
-    mode: str | None = None
-    options: dict[str, Any] | None = None
-    if isinstance(backend, torch._TorchCompileInductorWrapper):
-        config = dict(backend.config)
-        for candidate in ("max-autotune", "max-autotune-no-cudagraphs", "reduce-overhead"):
-            implied = torch._inductor.list_mode_options(candidate, backend.dynamic)
-            if implied and all(config.get(k) == v for k, v in implied.items()):
-                mode = candidate
-                config = {k: v for k, v in config.items() if k not in implied}
-                break
-        options = config or None
-    elif isinstance(backend, torch._TorchCompileWrapper):
-        mode = backend.kwargs.get("mode")
-        options = backend.kwargs.get("options") or None
-    hooks = getattr(ctx, "_hooks", None)
-    limit = getattr(callback, "_recompile_limit", None)  # 2.13; older: the config's
-    return UserCompile(
-        backend=backend,
-        backend_name=name,
-        fullgraph=bool(getattr(ctx, "fullgraph", False)),
-        dynamic=getattr(ctx, "_dynamic", None),
-        mode=mode,
-        options=options,
-        recompile_limit=limit if isinstance(limit, int) else None,
-        guard_filter_fn=getattr(hooks, "guard_filter_fn", None),
-        isolate_recompiles=getattr(ctx, "_isolate_recompiles_id", -1) != -1,
-        shapes_spec=getattr(ctx, "_shapes_spec", None),
-    )
-
-
-@lru_cache(maxsize=1)
-def gb_registry() -> dict[str, dict[str, Any]]:
-    """``GBxxxx -> {Gb_type, Context, Explanation, Hints}`` from torch's graph-break registry."""
-    try:
-        text = resources.files("torch._dynamo").joinpath("graph_break_registry.json").read_text()
-    except (FileNotFoundError, ModuleNotFoundError):
-        return {}
-    data = json.loads(text)
-    return {gid: (entries[0] if isinstance(entries, list) and entries else entries) for gid, entries in data.items()}
+# Dynamo's table of the resume functions it generated (``ContinueExecutionCache``), read by ``reset.py`` and
+# ``collectors/links.py``.
 
 
 def resume_code_for(code: types.CodeType, resume_offset: int) -> types.CodeType | None:
@@ -414,27 +208,6 @@ def resume_codes_of(code: types.CodeType) -> list[types.CodeType]:
     return list((ContinueExecutionCache.cache.get(code) or {}).values())
 
 
-_skip_code: Callable[[types.CodeType], None] | None
-try:  # 2.13: the eval-frame API for "don't compile this frame, do compile its callees"
-    from torch._dynamo.eval_frame import skip_code as _skip_code
-except ImportError:  # older torch: Dynamo's own skip list for one code object
-    _skip_code = None
-
-
-def skip_frame_but_not_callees(code: types.CodeType) -> None:
-    """Never compile ``code`` itself (a frames-scope cell's module code), still compile what it calls.
-
-    Without this, a module frame whose globals hold tensors passes ``has_tensor_in_frame`` and Dynamo
-    tries to compile the cell's module code (``STORE_NAME``: "Missing bytecode handler").
-    """
-    if _skip_code is not None:
-        _skip_code(code)
-    else:
-        from torch._dynamo import trace_rules
-
-        trace_rules.add(code)  # type: ignore[arg-type]  # pragma: no cover - torch < 2.13 takes a code object too
-
-
 # --- helpers the collectors' own torch modules share (collectors/*_torch.py) ---------------------
 
 
@@ -449,10 +222,3 @@ def _patched(owner: type, name: str, replacement: Any) -> Iterator[None]:
     finally:
         if owner.__dict__.get(name) is replacement:
             setattr(owner, name, original)
-
-
-def realized(vt: Any) -> Any:
-    """The VariableTracker a ``LazyVariableTracker`` became once Dynamo used it (itself otherwise)."""
-    if isinstance(vt, LazyVariableTracker) and vt.is_realized():
-        return vt.unwrap()
-    return vt

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from ._compat import inductor_backend
+import torch
 
 __all__ = ["ExplorerBackend", "explorer_backend", "set_capture"]
 
@@ -42,6 +42,14 @@ def set_capture(capture: Capture | None) -> None:
     _capture = capture
 
 
+def inductor_backend(mode: str | None, dynamic: bool | None) -> Any:
+    """The backend object ``torch.compile(backend='inductor', mode=...)`` builds.
+
+    2.13 added a ``name=`` parameter; both versions take ``(mode, options, dynamic)`` positionally.
+    """
+    return torch._TorchCompileInductorWrapper(mode, None, dynamic)
+
+
 class ExplorerBackend:
     """``backend(gm, example_inputs)``: record, then delegate to the real backend."""
 
@@ -55,7 +63,7 @@ class ExplorerBackend:
 
     @classmethod
     def wrapping(cls, name: str, inner: Any) -> ExplorerBackend:
-        """One run's backend around the user's own (``_compat.UserCompile.backend``), not kept by the process."""
+        """One run's backend around the user's own (``calls_torch.UserCompile.backend``), not kept by the process."""
         return cls(name, None, None, inner=inner)
 
     def __call__(self, gm: Any, example_inputs: list[Any]) -> Any:

@@ -12,7 +12,7 @@ evaluated once, in the original order. At run time the callee is compiled when i
 - an object of such a class with its own ``__call__``.
 A callable the user already compiled (``torch.compile(fn, backend=..., fullgraph=..., dynamic=...,
 mode=..., options=...)``, ``model.compile(...)``) is compiled from its original with the options the user
-gave it (``_compat.UserCompile``: the same backend object, fullgraph, dynamic, recompile limit), so its
+gave it (``calls_torch.UserCompile``: the same backend object, fullgraph, dynamic, recompile limit), so its
 story is the one the user's code tells; ``--override-compile-options`` compiles it with the run's
 options instead. Everything else runs as plain Python: classes (construction), builtins, library
 functions and methods (``model.generate``, ``opt.step``, ``loss.backward``), ``torch._dynamo.disable``d
@@ -46,6 +46,7 @@ from typing import Any
 import torch
 
 from . import _compat
+from .calls_torch import UserCompile, user_compile
 from .cell import CALL_NAME
 from .reset import code_of, forget_memory
 from .summary import RUNS_PLAIN, describe_settings
@@ -107,7 +108,7 @@ class CallCompiler:
     """``__dynamo_call__(callee, text, line)``: the compiled wrapper of ``callee``, or ``callee`` itself."""
 
     #: ``optimizer(user)``: the ``optimize(...)`` to apply to a callee, ``user`` the settings of the user's own
-    #: ``torch.compile`` of it (``_compat.UserCompile``) or None for the run's options
+    #: ``torch.compile`` of it (``calls_torch.UserCompile``) or None for the run's options
     optimizer: Callable[[Any], Callable[[Any], Any]]
     #: ``--fresh``: forget the automatic-dynamic memory of each callee's code before it first compiles
     fresh: bool = False
@@ -120,7 +121,7 @@ class CallCompiler:
     #: ``claim()``, called on the thread that runs a callable handed to a thread: that thread is the run's
     #: ([Note: threads] in collectors/dispatch.py)
     claim: Callable[[], None] | None = None
-    #: the ``torch._dynamo.config`` values the run sets (runner._dynamo_config), set again on such a thread for the
+    #: the ``torch._dynamo.config`` values the run sets (isolation.dynamo_config), set again on such a thread for the
     #: call: a config override is the thread's own in torch 2.13 (a ContextVar)
     thread_config: dict[str, Any] = field(default_factory=dict)
     compiled: dict[str, tuple[int, str]] = field(default_factory=dict)  # text -> (first line, why)
@@ -130,7 +131,7 @@ class CallCompiler:
     #: (name, file, first line) of the codes compiled with the user's own fullgraph=True
     fullgraph_codes: set[tuple[str, str, int]] = field(default_factory=set)
     #: the globals of each function compiled (by id), with the Dynamo import aliases they held before: what the
-    #: run added is taken out afterwards (runner._drop_import_aliases)
+    #: run added is taken out afterwards (isolation.drop_import_aliases)
     globals_before: dict[int, tuple[dict[str, Any], frozenset[str]]] = field(default_factory=dict)
     _wrappers: dict[tuple[int, int], tuple[Any, Any]] = field(default_factory=dict)
 
@@ -157,7 +158,7 @@ class CallCompiler:
         if target is None:
             self.plain.setdefault(text, (line, why))
             return callee
-        user = None if self.override else _compat.user_compile(callee)
+        user = None if self.override else user_compile(callee)
         if why.startswith(ALREADY_COMPILED):
             why += (
                 ": compiled with this run's options (--override-compile-options)"
@@ -286,7 +287,7 @@ def _globals_of(target: Any) -> dict[str, Any] | None:
     return scope if isinstance(scope, dict) else None
 
 
-def _settings_row(user: _compat.UserCompile) -> dict[str, Any]:
+def _settings_row(user: UserCompile) -> dict[str, Any]:
     """``Callee.compile`` for a callable the user compiled: the options its own torch.compile gave it."""
     return {
         "origin": "torch.compile",

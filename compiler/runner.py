@@ -3,7 +3,8 @@
 Holds ``CellRun`` (the result), ``Progress`` (live status) and ``run_cell`` itself. The order of
 work is: validate options -> parse the cell (``cell.prepare``) -> install every collector of the
 registry, then the Dynamo hooks they declare (``collectors/dispatch.py``) -> run -> undo everything in
-``finally`` -> let each collector add its part to the report, in ``requires`` order (docs/architecture.md).
+``finally`` (the config, caches and globals: ``isolation.py``) -> let each collector add its part to the report,
+in ``requires`` order (docs/architecture.md).
 
 Isolation ([Note: isolation]): no ``torch._dynamo.reset()``, ``explain()`` or ``run_and_get_code()``.
 Every hook, handler and config patch is scoped by an ``ExitStack`` and removed in ``finally``, also on
@@ -26,23 +27,26 @@ import os
 import platform
 import time
 import types
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 
 from . import _compat
-from .backend import ExplorerBackend, explorer_backend, is_explorer_backend, set_capture
+from .backend import ExplorerBackend, explorer_backend, set_capture
 from .baseline import CallTimer, EagerCalls, baseline
 from .calls import CALL_NAME, CallCompiler, run_settings
+from .calls_torch import UserCompile
 from .cell import ANCHOR_NAME, OUT_NAME, UNBOUND, UNBOUND_NAME, CellProgram, prepare
 from .collectors import DEFAULT_COLLECTORS, CaptureContext, Collector, ordered
 from .collectors.base import gc_paused
 from .collectors.dispatch import Dispatcher
+from .isolation import config_values, drop_explorer_caches, drop_import_aliases, dynamo_config
 from .model import CompileReport, ErrorInfo
 from .options import RunOptions
 from .reset import forget_file
+from .runner_torch import never_trace, skip_frame_but_not_callees
 from .schema import report_errors
 
 __all__ = ["CellRun", "Progress", "run_cell"]
@@ -52,7 +56,7 @@ _cell_counter = itertools.count(1)
 # Dynamo never traces the explorer's own code (its hooks can run while frame evaluation is live): every module of
 # compiler/ and kernel_ext/, for the life of the process (they are never the user's code: cell.is_user_file)
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_compat.never_trace(
+never_trace(
     [
         path
         for folder in ("compiler", "compiler/collectors", "compiler/schema", "kernel_ext")
@@ -161,7 +165,7 @@ def run_cell(
                 except Exception as exc:  # noqa: BLE001 - a torch without what one collector needs: the rest run
                     ctx.hook_failures.append((c.name, "install", exc))
             stack.enter_context(hooks.install())
-            stack.enter_context(_dynamo_config(options, program.scope))
+            stack.enter_context(dynamo_config(options, program.scope))
             if fix is not None:  # --try: applied for this run only, put back also when the cell raises
                 stack.enter_context(fix.applied(namespace))
             set_capture(hooks)
@@ -175,9 +179,9 @@ def run_cell(
         exception = _trim_traceback(exc, filename)
         value = None
     finally:
-        _drop_explorer_caches(ctx)
+        drop_explorer_caches(ctx)
         scopes = [(namespace, aliases_before), *(scaffold.calls.globals_before.values() if scaffold.calls else ())]
-        _drop_import_aliases(ctx, scopes)
+        drop_import_aliases(ctx, scopes)
     report.timings["wall_s"] = time.perf_counter() - started
     report.resets = ctx.resets
     if scaffold.calls is not None:
@@ -261,7 +265,7 @@ def _execute(
             assert program.module_code is not None
             theirs: dict[int, Callable[[Any], Any]] = {}  # one optimize(...) per user compile, for this run
 
-            def optimizer(user: _compat.UserCompile | None) -> Callable[[Any], Any]:
+            def optimizer(user: UserCompile | None) -> Callable[[Any], Any]:
                 chosen: Callable[[Any], Any] = optimize
                 if user is not None:  # the callable's own torch.compile options ([Note: calls scope])
                     key = id(user.backend)
@@ -277,7 +281,7 @@ def _execute(
                 timer=scaffold.timer,
                 override=options.override_compile_options,
                 claim=hooks.ctx.claim_thread,
-                thread_config=_config_values(options, program.scope),
+                thread_config=config_values(options, program.scope),
                 run_settings=run_settings(
                     options.backend, options.mode, options.dynamic, options.fullgraph, options.recompile_limit
                 ),
@@ -288,7 +292,7 @@ def _execute(
             exec(program.module_code, namespace)  # noqa: S102 - running the user's cell is the point
         elif program.scope == "all-frames":
             assert program.module_code is not None
-            _compat.skip_frame_but_not_callees(program.module_code)
+            skip_frame_but_not_callees(program.module_code)
             with optimize:
                 exec(program.module_code, namespace)  # noqa: S102 - running the user's cell is the point
         else:
@@ -299,7 +303,7 @@ def _execute(
 
 def _raising(optimize: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """``optimize`` whose compiled callables run with Dynamo's default ``suppress_errors=False``: the user's own
-    ``torch.compile`` result raises what it raises without the explorer (the run suppresses errors: ``_dynamo_config``)."""
+    ``torch.compile`` result raises what it raises without the explorer (the run suppresses errors: ``isolation.dynamo_config``)."""
 
     def compile_raising(target: Any) -> Any:
         compiled = optimize(target)
@@ -357,75 +361,6 @@ def _restore_namespace(program: CellProgram, namespace: dict[str, Any], scaffold
             del namespace[n]
     for n in scaffold.added_names:
         namespace.pop(n, None)
-
-
-def _config_values(options: RunOptions, scope: str) -> dict[str, Any]:
-    """The ``torch._dynamo.config`` values a run sets."""
-    # a frame Dynamo cannot compile (a fake-tensor error while tracing, a recursion too deep to trace) runs
-    # eagerly, so the cell behaves as plain Python and the error lands in the report; fullgraph still raises, and a
-    # callable the user compiled with their own torch.compile raises as it would without the explorer (_raising)
-    patch: dict[str, Any] = {"suppress_errors": not options.fullgraph}
-    if scope != "calls":  # all-frames uses optimize(...) as a context manager, as the original torchdynamo did
-        patch["raise_on_ctx_manager_usage"] = False
-    if options.recompile_limit is not None:
-        patch["recompile_limit"] = options.recompile_limit
-    return patch
-
-
-@contextlib.contextmanager
-def _dynamo_config(options: RunOptions, scope: str) -> Iterator[None]:
-    """The config values the run needs, each put back afterwards unless the cell set it meanwhile (then the
-    cell's value stays, as it would after a plain run)."""
-    patch = _config_values(options, scope)
-    config = torch._dynamo.config
-    before = {name: getattr(config, name) for name in patch}
-    for name, value in patch.items():
-        setattr(config, name, value)
-    try:
-        yield
-    finally:
-        for name, value in patch.items():
-            if getattr(config, name) == value:  # still ours: the cell did not set it
-                setattr(config, name, before[name])
-
-
-def _drop_explorer_caches(ctx: CaptureContext) -> None:
-    """Forget every cache entry the explorer made, and their helper globals; keep the user's own entries (and the
-    helper globals their code calls: a function the user compiled that compiled during the run keeps working).
-
-    A code whose entries all came from the explorer is reset; one that also holds entries of the user's
-    own ``torch.compile`` keeps those and loses only the explorer's (``invalidate_entries``), so the
-    next run compiles (and reports) again and the user's compiled function keeps its cache.
-    """
-    ran_ours: set[int] = set()  # the modified code of each of the explorer's entries: its helper globals go too
-    for code in ctx.codes_seen:
-        entries = _compat.cache_entries(code)
-        ours = [e for e in entries if is_explorer_backend(e.backend)]
-        if not ours:
-            continue
-        ran_ours.update(id(e.code) for e in ours if e.code is not None)
-        if len(ours) == len(entries):
-            _compat.drop_code_cache(code)
-        else:
-            _compat.invalidate_entries(ours, "dropped by Dynamo Explorer after its run")
-            ctx.shared_codes.append(code)
-    for rec in ctx.code_records:  # never those of the user's own compiled code: its entries still call them
-        if id(rec.new) in ran_ours:
-            _compat.remove_helper_globals(rec.new)
-
-
-def _drop_import_aliases(ctx: CaptureContext, scopes: Sequence[tuple[dict[str, Any], frozenset[str]]]) -> None:
-    """Take out of each globals the module aliases Dynamo wrote there during the run (``__import_torch...``),
-    except those a cache entry still uses (the user's own compiled code): plain Python leaves no such name."""
-    used: set[str] = set()
-    for code in ctx.codes_seen:
-        for entry in _compat.cache_entries(code):
-            if entry.code is not None:  # an invalidated entry has no code left
-                used.update(entry.code.co_names)
-    for scope, before in scopes:
-        for name in [n for n in scope if n.startswith(_compat.IMPORT_ALIAS_PREFIX)]:
-            if name not in before and name not in used:
-                del scope[name]
 
 
 def _trim_traceback(exc: BaseException, filename: str) -> BaseException:

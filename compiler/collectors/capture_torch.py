@@ -1,13 +1,14 @@
 """The records torch keeps of every compile whether or not anyone listens, as the collectors read them
 ([Note: zero-cost capture] in ``collectors/base.py``): Dynamo's compile start / end callbacks and its frame numbering (``dispatch.py``),
-the chromium events of its timed phases (``timings.py``), its compilation metrics (``frames.py``) and its
-``graph_breaks`` log (``graph_breaks.py``); each with the probes of torch it needs.
+the chromium events of its timed phases (``timings.py``), its compilation metrics and the codes it was called on
+(``frames.py``) and its ``graph_breaks`` log (``graph_breaks.py``); each with the probes of torch it needs.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -16,6 +17,7 @@ import torch._dynamo
 
 __all__ = [
     "chromium_events",
+    "codes_dynamo_saw",
     "compilation_metrics_window",
     "compile_callbacks",
     "continue_frame_numbering",
@@ -185,6 +187,15 @@ def compilation_metrics_window(limit: int = 100_000) -> Iterator[Callable[[], li
     finally:
         new_records()
         utils.set_compilation_metrics_limit(original)
+
+
+def codes_dynamo_saw() -> list[types.CodeType]:
+    """Every code object Dynamo was called on in this process and that is still alive
+    (``convert_frame.input_codes``, weak references; in 2.11 and 2.13): a frame whose compile failed
+    produced no bytecode-hook record, and this is where its original code can still be found."""
+    from torch._dynamo import convert_frame
+
+    return [c for c in (ref() for ref in list(convert_frame.input_codes.seen)) if c is not None]
 
 
 _GRAPH_BREAK_LOGGERS = ("torch._dynamo.symbolic_convert", "torch._dynamo.convert_frame")

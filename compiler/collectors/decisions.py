@@ -148,7 +148,7 @@ class DecisionsCollector(Collector):
             return
         while self.stack and self.stack.pop() is not call:  # a listener error upset the nesting: resync
             pass
-        vt = _compat.realized(fn)
+        vt = decisions_torch.realized(fn)
         call.variable = type(vt).__name__
         call.obj = _callable_of(vt)
         if call.variable == "SkipFunctionVariable":

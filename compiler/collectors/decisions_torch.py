@@ -1,5 +1,6 @@
 """Dynamo's inline / skip decisions, read from its internals for ``collectors/decisions.py``: the calls it traces
-(``traced_calls``), the reason it inlined a code, the trace rule that skips a callable, ``allow_in_graph``.
+(``traced_calls``), the reason it inlined a code, the trace rule that skips a callable, ``allow_in_graph``, the
+VariableTracker a lazy one became (``realized``).
 
 Moved out of ``_compat.py`` (issue 26): ``_compat`` keeps the torch differences every part shares; what serves one
 collector lives beside it, with the probes of torch it needs.
@@ -12,7 +13,7 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .._compat import _patched
+from .._compat import LazyVariableTracker, _patched
 
 
 @contextlib.contextmanager
@@ -94,3 +95,10 @@ def is_allowed_in_graph(obj: Any) -> bool:
         return id(obj) in trace_rules._allowed_callable_ids
     except TypeError:
         return False
+
+
+def realized(vt: Any) -> Any:
+    """The VariableTracker a ``LazyVariableTracker`` became once Dynamo used it (itself otherwise)."""
+    if isinstance(vt, LazyVariableTracker) and vt.is_realized():
+        return vt.unwrap()
+    return vt

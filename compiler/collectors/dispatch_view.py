@@ -14,7 +14,7 @@ cache is most-recently-used first: a new entry goes to the front, and so does an
 (``ExtraState::move_to_front`` in torch/csrc/dynamo/extra_state.cpp), so after ``f(float32); f(float64);
 f(float32)`` the float32 entry is tried first. The order and which entries are still there come from the cache
 itself, read in ``install``'s exit: the runner drops the explorer's entries after
-that (``runner._drop_explorer_caches``), and the guards collector reads its trees at the same moment, so no
+that (``isolation.drop_explorer_caches``), and the guards collector reads its trees at the same moment, so no
 new hook is needed. An entry's guards are the leaves of its guard tree, already parsed by the guards
 collector (``GuardsCollector.leaves``): nothing is walked again, and a code with one entry costs a list
 length. With several entries each leaf is compared with the entry before and after it: a leaf whose
@@ -43,6 +43,7 @@ from typing import Any
 
 from .. import _compat
 from ..model import CodeInfo, CompileReport, DispatchCode, DispatchEntry, DispatchFallback, DispatchGuard
+from . import dispatch_view_torch
 from .base import CaptureContext, Collector
 from .guard_checks import split_part
 from .guards import GuardsCollector, parse_tree
@@ -89,7 +90,7 @@ class DispatchViewCollector(Collector):
 
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:
-        name, value = _compat.recompile_limit()
+        name, value = dispatch_view_torch.recompile_limit()
         self.limit = (name, ctx.options.recompile_limit if ctx.options.recompile_limit is not None else value)
         try:
             yield
@@ -105,7 +106,7 @@ class DispatchViewCollector(Collector):
             cached = []
             for entry in _compat.cache_entries(code):
                 cid = str(getattr(entry, "compile_id", ""))
-                valid = _compat.entry_is_valid(entry)
+                valid = dispatch_view_torch.entry_is_valid(entry)
                 cached.append(_Cached(cid, valid, None if cid in ours or not valid else entry.guard_manager))
             self.caches.append((code, cached))
 

@@ -83,7 +83,7 @@ class FramesCollector(Collector):
             )
             if rec is None and frame.fail_type:  # no bytecode was made; the code Dynamo gave up on is still known
                 if failed_codes is None:
-                    failed_codes = {(c.co_name, c.co_filename, c.co_firstlineno): c for c in _compat.codes_dynamo_saw()}
+                    failed_codes = {(c.co_name, c.co_filename, c.co_firstlineno): c for c in capture_torch.codes_dynamo_saw()}
                 code = failed_codes.get((name, filename, first))
                 if code is not None:
                     frame.original_bytecode = instruction_rows(code)

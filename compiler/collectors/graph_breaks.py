@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from .. import _compat
 from ..events import BreakLog
 from ..model import CompileReport, GraphBreak, StackFrame
-from . import capture_torch
+from . import capture_torch, graph_breaks_torch
 from .base import CaptureContext, Collector
 
 _AT = re.compile(r"Graph break in user code at (?P<file>.+):(?P<line>\d+)\s*$", re.M)
@@ -52,7 +52,7 @@ def parse_break(payload: str) -> GraphBreak:
             body.append(s)
     url = _URL.search(head)
     gb_id = url.group(2).upper() if url else None
-    reg = _compat.gb_registry().get(gb_id or "", {})
+    reg = graph_breaks_torch.gb_registry().get(gb_id or "", {})
     gb_type = body[-1] if body else (reg.get("Gb_type") or "graph break")
     if reg.get("Gb_type") and reg["Gb_type"] in " ".join(body):
         gb_type = reg["Gb_type"]

@@ -211,8 +211,8 @@ def test_a_plain_torchrun_trace_opens_rank_by_rank_and_names_the_rank_that_recom
     origin = min(t for row in metrics.values() for t in row)
     assert starts == {rank: [round(t - origin, 6) for t in row] for rank, row in metrics.items()}
     html = render(report)
-    assert "rank 1 compiled [0/1], rank 0 did not" in html and "size mismatch at index 0" in html
-    assert '<th title="seconds after the job\'s first compile">compiling</th>' in html
+    assert "the ranks first diverge at [0/1] (compile_ids): rank 1 compiled [0/1], rank 0 did not" in html
+    assert "size mismatch at index 0" in html and "2 ranks of 2, this is rank 0" in html
     cli = subprocess.run(
         [sys.executable, "-m", "compiler.cli", "open", str(trace), "--html", str(tmp_path / "job.html")],
         cwd=REPO,
@@ -319,7 +319,8 @@ def test_run_nproc_shows_where_the_ranks_collectives_part_and_the_graph_a_branch
     ]
     assert [c["collectives"] for r in report["ranks"]["ranks"] for c in r["compiles"][1:]] == [[], []]
     html = render(report)
-    assert "Collectives, in issue order" in html and "dx-diverge>all_reduce(float32[4], &#x27;max&#x27;" in html
+    assert "the ranks first diverge at [0/0] (collectives): [0/0]: collective #1 differs" in html
+    assert "rank 1 all_reduce(float32[4], &#x27;max&#x27;, &#x27;0&#x27;)" in html
     # the branch's compile [1/0] on its own: the ranks' reports from their traces, their first divergence there
     step_only = {}
     for o in read_trace([str(trace)]):

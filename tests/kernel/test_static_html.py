@@ -1,14 +1,16 @@
-"""kernel_ext.static_html and the extension's entry points, in-process (no kernel).
+"""kernel_ext.static_html (the static summary: [Note: a lean summary]) and the extension's entry points, in-process.
 
-The HTML is rendered from reports of real engine runs (compiler.run_cell, eager backend) and from the
-golden reports. Its sections follow the report view's pane list (``compiler.schema.PANES``): every pane has
-a static section or a documented reason to be absent. It is a lean summary ([Note: a lean summary]): the
-cell source with its breaks marked, small FX pictures drawn by Graphviz's ``dot`` (one line when ``dot`` is
-missing: tested with a PATH that has no ``dot``), depyf failures in one line, everything escaped.
+The HTML is rendered from reports of real engine runs (compiler.run_cell, eager backend) and from the golden
+reports. It has one section per pane of the schema's pane list (``compiler.schema.PANES``), in that order, each
+from ``SUMMARIES``: the header, the frames table, the cell source with its breaks marked, the guards by kind and
+each guard that failed on a recompile, each distinct graph break with its remedy, small FX pictures drawn by
+Graphviz's ``dot`` (one line when ``dot`` is missing: tested with a PATH that has no ``dot``), one line for the
+rest; everything escaped; no listing, tree or table that the full explorer draws.
 """
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import re
 import subprocess
@@ -21,22 +23,17 @@ from kernel_nb import MAGIC_OPTIONS, REPO
 torch = pytest.importorskip("torch")
 
 from compiler import RunOptions, run_cell  # noqa: E402
-from compiler.schema import PANES  # noqa: E402
+from compiler.schema import PANE_TITLES, PANES  # noqa: E402
+from compiler.summary import profile_line, try_line  # noqa: E402
 from kernel_ext import static_html  # noqa: E402
-from kernel_ext.static_html import (  # noqa: E402
-    MAX_INSTRUCTIONS,
-    MAX_PICTURE_NODES,
-    MAX_PRE_CHARS,
-    NO_DOT,
-    StaticSection,
-    fx_picture,
-    render,
-)
+from kernel_ext.static_fx import MAX_PICTURE_NODES, NO_DOT, fx_picture  # noqa: E402
+from kernel_ext.static_html import NO_PROFILE, SUMMARIES, render  # noqa: E402
+from kernel_ext.static_markup import MAX_PRE_CHARS  # noqa: E402
 
 #: every element the static view may contain: HTML for the text, SVG for the FX pictures
 ALLOWED_TAGS = {
     *("div", "span", "b", "code", "pre", "style", "details", "summary", "table", "thead", "tbody", "tr", "th", "td"),
-    *("ul", "ol", "li", "br", "h4", "h5", "a"),
+    *("ul", "ol", "li", "br", "h4", "a"),
     *("svg", "g", "polygon", "polyline", "ellipse", "path", "text"),
 }
 
@@ -71,6 +68,23 @@ def _page(html: str) -> _Page:
     return page
 
 
+def _golden(name: str) -> dict:
+    return json.loads((REPO / "tests" / "goldens" / f"{name}.report.json").read_text(encoding="utf-8"))
+
+
+def _text(fragment: str) -> str:
+    """The visible text of an HTML fragment, tags dropped, entities read."""
+    return html_lib.unescape(re.sub(r"<[^>]+>", "", fragment))
+
+
+def _section(html: str, pane: str) -> str:
+    """The section of one pane ('' when the summary has none for it)."""
+    found = re.search(
+        rf'<div class="dx-pane" data-pane="{pane}">(.*?)</div>(?=<div class="dx-pane"|<div class="dx-meta">A static)', html, re.S
+    )
+    return found[1] if found else ""
+
+
 def test_html_escapes_user_strings_everywhere():
     source = (
         f"\ndef f(t):\n    s = {XSS!r}\n    return t * len(s)\n"
@@ -83,8 +97,8 @@ def test_html_escapes_user_strings_everywhere():
     assert not {"script", "img"} & set(page.tags)
     assert not [a for a in page.attrs if a.startswith("on")]
     text = "".join(page.text)
-    assert XSS in text  # the exception message, shown as text
-    assert f"'{XSS}'" in text  # the constant in the bytecode
+    assert XSS in text  # the exception message and the frame's name, shown as text
+    assert text.count(XSS) >= 3
     assert any(f["code"]["name"] == XSS for f in report["frames"])
 
 
@@ -92,43 +106,76 @@ def test_html_needs_no_script_and_links_only_http():
     report = _run("\ndef f(t):\n    return t * t.sum().item()\nf(torch.ones(3))\n")
     html = render(report)
     page = _page(html)
-    assert "script" not in page.tags
+    assert "script" not in page.tags and set(page.tags) <= ALLOWED_TAGS
     assert page.hrefs and all(h.startswith(("https://", "http://")) for h in page.hrefs)
-    assert "graph break" in html and "hints:" in html and "explanation:" in html
+    assert "hints:" in html and "explanation:" in html
 
 
-def test_html_has_every_pane():
+def test_every_pane_of_the_schema_has_its_summary_and_nothing_else_does():
+    assert list(SUMMARIES) == list(PANES)
+
+
+def _marker(pane: str):
+    return lambda *_args: f"<i>{pane}</i>"
+
+
+@pytest.mark.parametrize("order", ["schema", "reversed"])
+def test_sections_follow_the_pane_list_with_its_titles(monkeypatch, order):
+    # every section writes its pane's name; reversing PANES reverses the page: render() follows the list itself
+    panes = PANES if order == "schema" else tuple(reversed(PANES))
+    monkeypatch.setattr(static_html, "PANES", panes)
+    monkeypatch.setattr(static_html, "SUMMARIES", {pane: _marker(pane) for pane in PANES})
+    html = render(_golden("toy_example"))
+    assert re.findall(r"<i>([\w-]+)</i>", html) == list(panes)
+    titles = re.findall(r'<div class="dx-pane" data-pane="([\w-]+)"><h4>([^<]*)</h4>', html)
+    assert titles == [(p, html_lib.escape(PANE_TITLES[p])) for p in panes if p != "header"]
+
+
+def test_a_real_run_tells_its_story():
     report = _run(
         "\ndef f(a, b):\n    x = a / (torch.abs(a) + 1)\n    if b.sum() < 0:\n        b = b * -1\n"
         "    return x * b\nfor _ in range(20):\n    f(torch.randn(10), torch.randn(10))\n"
     )
     html = render(report)
-    for needle in (
-        "Frames (",
-        "Original bytecode",
-        "Modified bytecode",
-        "Guards (",
-        "graph break",
-        "line 4: <code>if b.sum() &lt; 0:</code>",
-        "<b>graph ",
-        "placeholder",
-        "call_function",
-        "var(--jp-",
-        "<details",
-    ):
-        assert needle in html, needle
+    frames = _section(html, "frames")
     for frame in report["frames"]:
-        assert f"[{frame['compile_id']}]" in html
+        assert f"<b>[{frame['compile_id']}]</b>" in frames
+    assert "line 4: <code>if b.sum() &lt; 0:</code>" in _section(html, "graph-breaks")
+    guards = _text(_section(html, "guards"))
+    total = sum(len(f["guards"]) for f in report["frames"])
+    assert f"{total} guards in {len(report['frames'])} frames: " in guards and "TENSOR_MATCH" in guards
+    modified = _text(_section(html, "modified-bytecode"))
+    first = report["frames"][0]
+    assert f"[{first['compile_id']}] {len(first['modified_bytecode'])} instructions, calls graph " in modified
+    assert "[1/0]" in modified  # the resume function the modified code calls
+    original = _text(_section(html, "original-bytecode"))
+    assert f"[0/0] f {len(first['original_bytecode'])}" in original
+    assert html.count('<div class="dx-fx"><svg') == sum(1 for g in report["graphs"] if g["kind"] == "dynamo")
+    assert "placeholder" in html and "call_function" in html and "var(--jp-" in html
 
 
-def test_code_of_an_earlier_cell_is_shown_and_named_in_ipython_style():
+def test_the_summary_holds_no_listing_table_or_tree_of_the_full_explorer():
+    for name in ("toy_example", "training_step", "dynamic_sizes", "dispatch", "trace_steps", "decisions", "toy_profile"):
+        report = _golden(name)
+        html = render(report)
+        assert len(html) < len(json.dumps(report)) / 3, name
+        opnames = {i["opname"] for f in report["frames"] for i in f["original_bytecode"] if "_" in i["opname"]}
+        shown = {op for op in opnames if re.search(rf"\b{op}\b", _text(html))}
+        assert not shown, (name, shown)  # no bytecode listing
+        for frame in report["frames"]:
+            for guard in frame["guards"]:
+                for check in guard.get("code") or []:
+                    if len(check) > 30:
+                        assert html_lib.escape(check) not in html, (name, check)  # no guard's check text
+
+
+def test_code_of_an_earlier_cell_is_named_in_ipython_style():
     from tests.goldens.regenerate import run_case
 
     report = run_case("earlier_cell")  # Gate lives in "In [1]", the cell that runs is "In [2]"
     html = render(report)
     gb = next(b for f in report["frames"] for b in f["graph_breaks"])
     assert f"In [1], line {gb['line']}: <code>if y.sum() &gt; 0:</code>" in html  # the break
-    assert "<summary>source: In [1]</summary>" in html and "10          if y.sum() &gt; 0:" in html
     # the cell's source marks the call that led to the break in the earlier cell, and names where it is
     assert '<span class="dx-hit">3  out = gate(torch.randn(2, 4))</span>' in html
     assert f"(in In [1], line {gb['line']})" in html
@@ -142,7 +189,8 @@ def test_aot_graphs_and_output_code_are_one_line_each():
     assert report["output_code"], report["diagnostics"]
     html = render(report)
     kernel = report["output_code"][0]["kernels"][0]
-    assert "<h4>Inductor output code</h4><ul><li>" in html and f"{kernel['name']} ({kernel['language']})" in html
+    code = _section(html, "code")
+    assert code.startswith("<h4>Graph code and output code</h4><ul><li>") and f"{kernel['name']} ({kernel['language']})" in code
     assert kernel["source"].splitlines()[0] not in html  # the generated code stays in the report
     aot = [g for g in report["graphs"] if g["kind"].startswith("aot_")]
     assert aot
@@ -150,38 +198,24 @@ def test_aot_graphs_and_output_code_are_one_line_each():
     assert html.count('<div class="dx-fx">') == sum(1 for g in report["graphs"] if g["kind"] == "dynamo")
 
 
-def test_big_graphs_and_listings_are_one_line_and_cut():
-    body = "".join("    t = t + 1\n" for _ in range(MAX_INSTRUCTIONS))
+def test_big_graphs_are_one_line_and_their_code_cut():
+    body = "".join("    t = t + 1\n" for _ in range(MAX_PICTURE_NODES + 10))
     report = _run(f"\ndef big(t):\n{body}    return t\nbig(torch.ones(2))\n")
     nodes = max(len(g["nodes"]) for g in report["graphs"])
     assert nodes > MAX_PICTURE_NODES
     html = render(report)
     assert f"No picture: {nodes} nodes (the static view draws graphs of up to {MAX_PICTURE_NODES})." in html
     assert '<div class="dx-fx">' not in html and "<summary>readable code</summary>" in html  # no FX picture
-    assert "more instructions: the report itself holds them" in html
 
 
 def test_huge_code_blocks_are_cut_with_a_note():
     report = _run("\ndef f(t):\n    return t.sum()\nf(torch.ones(3))\n")
-    report["frames"][0]["decompiled_source"] = "x = 1\n" * (MAX_PRE_CHARS // 3)
+    report["frames"][0]["fail_type"] = "InternalTorchDynamoError"
+    report["frames"][0]["fail_reason"] = "boom\n" + "x = 1\n" * (MAX_PRE_CHARS // 3)
     html = render(report)
-    assert "more characters not shown here" in html
+    assert "[0/0] compile failed: <b>InternalTorchDynamoError</b>: boom" in html
+    assert "more characters: the full explorer shows it" in html
     assert len(html) < 4 * MAX_PRE_CHARS
-
-
-def _golden(name: str) -> dict:
-    return json.loads((REPO / "tests" / "goldens" / f"{name}.report.json").read_text(encoding="utf-8"))
-
-
-def test_the_view_is_a_lean_summary_not_a_second_copy():
-    for name in ("toy_example", "training_step", "dynamic_sizes"):
-        report = _golden(name)
-        html = render(report)
-        assert len(html) < len(json.dumps(report)) / 2, name
-        assert "<summary>guard tree" not in html
-        for frame in report["frames"]:  # the modified code: what it calls, not its listing
-            if frame["modified_bytecode"]:
-                assert f"{len(frame['modified_bytecode'])} instructions (Dynamo's glue included)" in html
 
 
 def test_text_columns_are_left_aligned_over_jupyterlab_and_nbconvert_css():
@@ -256,17 +290,84 @@ def test_without_dot_the_view_says_so_in_one_line(tmp_path, monkeypatch):
     assert html.count("<summary>readable code</summary>") == sum(1 for g in report["graphs"] if g["kind"] == "dynamo")
 
 
-def test_a_depyf_failure_is_one_clear_line():
+def test_every_failing_guard_of_a_recompile_is_a_row_with_expected_and_actual():
+    report = _golden("recompile_many")
+    guards = _section(render(report), "guards")
+    assert "3 guards of [0/0] failed for this call:" in _text(guards)
+    table = guards[guards.index("<th>guard</th>") :]
+    rows = [_text(r) for r in re.findall(r"<tr><td>.*?</tr>", table[: table.index("</table>")])]
+    assert rows == [
+        "EQUALS_MATCH (Dynamo's reason)L['n'] == 223line 4: y = x * n",
+        "TENSOR_MATCHL['x'] dtype mismatchtorch.float32torch.float64line 4: y = x * n",
+        "TRUE_MATCHL['flag'] == TrueTrueFalseline 5: if flag:",
+    ]
+    reason = report["frames"][1]["recompile_reasons"][0]
+    reason["failures"], reason["failures_note"] = [], "not evaluated: a cache entry of your own torch.compile"
+    guards = _text(_section(render(report), "guards"))
+    assert "failed for this call" not in guards and "not evaluated: a cache entry of your own torch.compile" in guards
+    failure = _golden("recompile_many")
+    failure["frames"][1]["recompile_reasons"][0]["failures"][0].update(expected=XSS, actual=XSS, source=XSS, check=XSS)
+    page = render(failure)
+    assert XSS not in page and "&lt;script&gt;" in page
+
+
+def test_state_carried_from_an_earlier_run_and_the_compile_that_marked_an_input_dynamic_are_said():
+    """rerun_dynamic: the dynamic_sizes cell run twice in one process ([Note: automatic dynamic memory])."""
+    rerun = render(_golden("rerun_dynamic"))
+    assert "Dynamic from an earlier run" in rerun and "--fresh" in rerun
+    assert 'scaled_relu: <span class="dx-mono">L[&#x27;x&#x27;]</span> dim 0 (size (?))' in rerun
+    report = _golden("dynamic_sizes")
+    first = render(report)
+    assert "Dynamic from an earlier run" not in first
+    guards = _text(_section(first, "guards"))
+    assert "[0/1] automatic dynamic: this compile marked L['x'] dim 0 (size (?)), was size (8)" in guards
+    symbol = next(s for s in report["symbols"] if s["compile_id"] == "0/1")
+    assert f"[0/1] {symbol['symbol']} = {symbol['source']}" in guards
+
+
+def test_each_distinct_graph_break_once_with_the_compiles_that_met_it():
     report = _golden("toy_example")
-    frame = report["frames"][0]
-    frame["decompiled_source"] = None
-    frame["decompile_error"] = (
-        'Traceback (most recent call last):\n  File "depyf/decompiler.py", line 1\nIndexError: pop from empty list'
+    again = json.loads(json.dumps(report["frames"][0]))
+    again["compile_id"] = "0/1"
+    report["frames"].append(again)  # the same break, met by a second compile
+    breaks = _section(render(report), "graph-breaks")
+    items = re.findall(r'<li class="dx-break">(.*?)</li>(?=<li class="dx-break">|</ol>)', breaks, re.S)
+    brk = report["frames"][0]["graph_breaks"][0]
+    assert len(items) == 1 and f"<b>{brk['gb_type']}</b> ({brk['gb_id']}) at line {brk['line']}" in items[0]
+    assert "in [0/0] [0/1]" in _text(items[0])
+    assert all(html_lib.escape(h) in items[0] for h in brk["hints"]) and brk["doc_url"] in items[0]
+    assert _section(render(_golden("recompile_dtype")), "graph-breaks") == ""
+
+
+def test_the_one_line_panes_say_what_the_full_explorer_holds():
+    profiled = render(_golden("toy_profile"))
+    assert html_lib.escape(profile_line(_golden("toy_profile"))) in _section(profiled, "profile")
+    assert html_lib.escape(NO_PROFILE) in _section(render(_golden("toy_example")), "profile")
+    tried = _golden("try_fix")
+    section = _text(_section(render(tried), "try-fix"))
+    assert try_line(tried) in section and all(f["name"] in section for f in tried["fixes"])
+    steps = _golden("trace_steps")["trace_steps"]
+    assert f"{steps['total_steps']} steps of Dynamo's symbolic execution of [{steps['compile_id']}]" in _text(
+        _section(render(_golden("trace_steps")), "trace-steps")
     )
-    html = render(report)
-    line = re.search(r'<div class="dx-meta">No decompiled source: ([^<]*)</div>', html)
-    assert line and line[1] == "Traceback (most recent call last): (the listing is in the JupyterLab view)."
-    assert "IndexError" not in html.split("No decompiled source")[1].split("</div>")[0]
+    decisions = _golden("decisions")
+    n = sum(len(f["decisions"]) for f in decisions["frames"])
+    assert f"{n} calls Dynamo met while tracing" in _text(_section(render(decisions), "decisions"))
+    dispatch = _text(_section(render(_golden("dispatch")), "dispatch"))
+    assert "scale (<cell>, line 3): 3 cache entries, tried in the order [0/2], [0/1], [0/0]" in dispatch
+    assert "the slowest: [0/0]" in _text(_section(render(_golden("training_step")), "compile-time"))
+
+
+def test_a_long_cell_source_shows_the_lines_around_its_marks():
+    from kernel_ext.static_source import MAX_SOURCE_LINES
+
+    filler = "".join(f"v{i} = {i}\n" for i in range(MAX_SOURCE_LINES))
+    report = _run(f"\n{filler}def f(t):\n    return t * t.sum().item()\nf(torch.ones(3))\n")
+    line = next(b["line"] for fr in report["frames"] for b in fr["graph_breaks"])
+    listing = re.search(r'<pre class="dx-src">(.*?)</pre>', render(report), re.S)[1]
+    numbers = [int(n) for n in re.findall(r"^(?:<span class=\"dx-hit\">)?\s*(\d+)  ", listing, re.M)]
+    assert numbers == [n for n in range(line - 3, line + 4) if n <= len(report["cell"]["source"].splitlines())]
+    assert listing.startswith('<span class="dx-meta">…</span>\n') and "graph break 1" in listing
 
 
 def test_importing_kernel_ext_is_cheap():
@@ -301,82 +402,3 @@ def test_help_is_plain_text_without_restructuredtext_artifacts():
     text = re.sub(r"\x1b\[[0-9;]*m", "", text)
     assert "Usage: %%dynamo [--backend NAME]" in text and "Example (after %load_ext kernel_ext):" in text
     assert "::" not in text.split("Docstring:", 1)[1]
-
-
-def test_every_pane_has_a_static_section_or_a_reason_to_be_absent():
-    sections, absent = static_html.SECTIONS, static_html.ABSENT
-    missing = [pane for pane in PANES if pane not in sections and pane not in absent]
-    assert not missing, f"panes of compiler.schema.PANES with no static section and no reason in ABSENT: {missing}"
-    assert not (set(sections) | set(absent)) - set(PANES), "a static section or reason names no pane of PANES"
-    assert not set(sections) & set(absent), "a pane is both shown and absent"
-    assert all(isinstance(reason, str) and reason.strip() for reason in absent.values())
-    for pane, section in sections.items():
-        assert section.report is not None or section.frame is not None, f"{pane}: a section that draws nothing"
-        assert section.frame is not None or not (section.column or section.below), f"{pane}: column without a frame part"
-
-
-def _marker(where: str, pane: str):
-    return lambda *_args: f"<i>{where}:{pane}</i>"
-
-
-@pytest.mark.parametrize("order", ["schema", "reversed"])
-def test_sections_follow_the_pane_list(monkeypatch, order):
-    # every section writes its pane's name; the real frames section draws each frame's <details>, whose frame
-    # parts are drawn in the same order. Reversing PANES reverses the page: render() follows the list itself.
-    panes = PANES if order == "schema" else tuple(reversed(PANES))
-    monkeypatch.setattr(static_html, "PANES", panes)
-    fake = {pane: StaticSection(report=_marker("report", pane), frame=_marker("frame", pane)) for pane in PANES}
-    fake["frames"] = StaticSection(report=static_html.SECTIONS["frames"].report, frame=_marker("frame", "frames"))
-    monkeypatch.setattr(static_html, "SECTIONS", fake)
-    report = _golden("toy_example")
-    html = render(report)
-    found = re.findall(r"<i>report:([\w-]+)</i>|(<h4>Frames \()", html)
-    assert [name or "frames" for name, frames in found] == list(panes)
-    for chunk in html.split('<div class="dx-frame">')[1:]:
-        assert re.findall(r"<i>frame:([\w-]+)</i>", chunk) == list(panes)
-    assert html.count('<div class="dx-frame">') == len(report["frames"])
-
-
-def test_real_sections_are_in_pane_order():
-    # header (banners, logs) < frames < dynamic shapes (guards) < graphs (fx-graph) < output code (code)
-    html = render(_golden("item_break"))
-    assert html.index("Dynamo Explorer") < html.index("torch logs (") < html.index("<h4>Frames (")
-    html = render(_golden("dynamic_sizes"))
-    assert html.index("<h4>Frames (") < html.index("<h4>Dynamic shapes</h4>") < html.index("<h4>Graphs (")
-    html = render(_golden("training_step"))
-    assert html.index("<h4>Graphs (") < html.index("<h4>Inductor output code</h4>")
-    # inside a frame: source excerpt < original | modified bytecode (side by side) < decompiled < guards < breaks
-    report = _golden("earlier_cell")
-    frame = next(f for f in report["frames"] if f["graph_breaks"] and not f["code"]["in_cell"])
-    chunk = next(c for c in render(report).split('<div class="dx-frame">')[1:] if f"[{frame['compile_id']}]" in c[:300])
-    side = re.search(r'<div class="dx-side"><div><h5>Original bytecode</h5>.*?</div><div><h5>Modified bytecode</h5>', chunk, re.S)
-    assert side, "the bytecode columns are not side by side"
-    decompiled = "decompiled modified code" if frame["decompiled_source"] else "No decompiled source"
-    marks = ["<summary>source: ", "<h5>Original bytecode</h5>", "<h5>Modified bytecode</h5>", decompiled]
-    marks += ["<h5>Guards (", '<div class="dx-break">']
-    # the cell's source with its break marks comes after the frames, before the graphs
-    html = render(report)
-    assert html.index("<h4>Frames (") < html.index("<h4>Source</h4>") < html.index("<h4>Graphs (")
-    assert [chunk.index(m) for m in marks] == sorted(chunk.index(m) for m in marks)
-
-
-def test_a_long_cell_source_shows_the_lines_around_its_marks():
-    from kernel_ext.static_html import MAX_SOURCE_LINES
-
-    filler = "".join(f"v{i} = {i}\n" for i in range(MAX_SOURCE_LINES))
-    report = _run(f"\n{filler}def f(t):\n    return t * t.sum().item()\nf(torch.ones(3))\n")
-    line = next(b["line"] for fr in report["frames"] for b in fr["graph_breaks"])
-    listing = re.search(r'<pre class="dx-src">(.*?)</pre>', render(report), re.S)[1]
-    numbers = [int(n) for n in re.findall(r"^(?:<span class=\"dx-hit\">)?\s*(\d+)  ", listing, re.M)]
-    assert numbers == [n for n in range(line - 3, line + 4) if n <= len(report["cell"]["source"].splitlines())]
-    assert listing.startswith('<span class="dx-meta">…</span>\n') and "graph break 1" in listing
-
-
-def test_state_carried_from_an_earlier_run_and_the_compile_that_marked_an_input_dynamic_are_said():
-    """rerun_dynamic: the dynamic_sizes cell run twice in one process ([Note: automatic dynamic memory])."""
-    rerun = render(_golden("rerun_dynamic"))
-    assert "Dynamic from an earlier run" in rerun and "--fresh" in rerun
-    assert 'scaled_relu: <span class="dx-mono">L[&#x27;x&#x27;]</span> dim 0 (size (?))' in rerun
-    first = render(_golden("dynamic_sizes"))
-    assert "Dynamic from an earlier run" not in first
-    assert 'this compile marked <span class="dx-mono">L[&#x27;x&#x27;]</span> dim 0 (size (?)), was size (8)' in first

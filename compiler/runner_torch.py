@@ -1,0 +1,84 @@
+"""Dynamo's internals the run itself touches (not a collector): its frame evaluation kept off the explorer's own
+files (``never_trace``, ``runner.py``), a frames-scope cell's module code left uncompiled while what it calls compiles
+(``skip_frame_but_not_callees``, ``runner.py``), and after the run the explorer's cache entries invalidated and
+their helper globals removed (``invalidate_entries``, ``remove_helper_globals``, ``isolation.py``).
+
+Moved out of ``_compat.py`` (issue 26): ``_compat`` keeps the torch differences every part shares; what serves one
+part lives beside it, with the probes of torch it needs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import types
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["invalidate_entries", "never_trace", "remove_helper_globals", "skip_frame_but_not_callees"]
+
+
+def never_trace(filenames: list[str]) -> None:
+    """Dynamo never compiles nor traces a frame of these files: ``trace_rules.FORCE_SKIP_FILES`` (a set of paths,
+    2.11 and 2.13), checked before a frame is counted or compiled.
+
+    The explorer's own functions (a log handler, a chromium-event wrapper, a compile callback) can run while
+    Dynamo's frame evaluation is live, e.g. during a backward compiled lazily inside compiled code: without this,
+    Dynamo evaluates their frames, ``counters['frames']`` counts them and its story differs from plain
+    torch.compile's."""
+    from torch._dynamo import trace_rules
+
+    trace_rules.FORCE_SKIP_FILES.update(filenames)
+
+
+def invalidate_entries(entries: list[Any], reason: str) -> None:
+    """Make each of ``entries`` (cache entries of one code) never match again, leaving the others.
+
+    The mechanism Dynamo itself uses when an object a guard ID-matched is freed
+    (``CheckFunctionManager.invalidate``, 2.11 and 2.13): the entry keeps its slot (it still counts
+    toward ``recompile_limit``) but drops its compiled code, and a guard failure on it reads ``reason``.
+    """
+    from torch._dynamo.guards import DeletedGuardManagerWrapper
+
+    for entry in entries:
+        extra = getattr(entry.guard_manager, "extra_state", None)
+        if extra is not None and not isinstance(entry.guard_manager, DeletedGuardManagerWrapper):
+            extra.invalidate(entry, DeletedGuardManagerWrapper(reason))
+
+
+def remove_helper_globals(modified_code: types.CodeType) -> None:
+    """Delete the globals Dynamo installed for ``modified_code`` (``__compiled_fn_*``, ``__resume_at_*``).
+
+    Dynamo deletes them when the modified code is garbage collected (``CleanupManager``, keyed by the
+    code); call this only once no cache entry runs that code any more.
+    """
+    from torch._dynamo.utils import CleanupManager
+
+    manager = CleanupManager.instance
+    hooks = manager.values.get(id(modified_code))
+    if not hooks:
+        return
+    manager.values[id(modified_code)] = []  # the GC-time callback then finds nothing left to do
+    for hook in hooks:
+        with contextlib.suppress(KeyError):  # the user deleted the global already
+            hook()
+
+
+_skip_code: Callable[[types.CodeType], None] | None
+try:  # 2.13: the eval-frame API for "don't compile this frame, do compile its callees"
+    from torch._dynamo.eval_frame import skip_code as _skip_code
+except ImportError:  # older torch: Dynamo's own skip list for one code object
+    _skip_code = None
+
+
+def skip_frame_but_not_callees(code: types.CodeType) -> None:
+    """Never compile ``code`` itself (a frames-scope cell's module code), still compile what it calls.
+
+    Without this, a module frame whose globals hold tensors passes ``has_tensor_in_frame`` and Dynamo
+    tries to compile the cell's module code (``STORE_NAME``: "Missing bytecode handler").
+    """
+    if _skip_code is not None:
+        _skip_code(code)
+    else:
+        from torch._dynamo import trace_rules
+
+        trace_rules.add(code)  # type: ignore[arg-type]  # pragma: no cover - torch < 2.13 takes a code object too
