@@ -6,7 +6,7 @@ page (``--html``) store a report above ``ENCODE_ABOVE`` bytes as an
 ``EncodedReport`` (``compiler/schema``: ``schema_version`` in the clear, so a reader can refuse an
 unknown major before decoding; ``encoding``; ``data``, the base64 of the gzip of the report's JSON;
 ``bytes``, the size of that JSON). Smaller reports stay plain JSON, readable and diffable (nbdime).
-Readers take both: ``decode_report`` here, ``loadReport`` in ``labextension/src/encoding.ts``. ``write_report``
+Readers take both: ``decode_report`` here, ``loadReport`` in ``labextension/src/model/encoding.ts``. ``write_report``
 writes a report as a compact JSON file (the CLI's ``--json``).
 """
 

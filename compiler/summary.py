@@ -141,7 +141,7 @@ def profile_line(report: dict[str, Any]) -> str:
 
 
 #: in the ``why`` of a callee of the user's that is never handed to Dynamo (a coroutine, a generator, a function a
-#: standard-library decorator wraps): the header (labextension/src/panes/header.ts) and the static view list those
+#: standard-library decorator wraps): the header (labextension/src/view/panes/header.ts) and the static view list those
 RUNS_PLAIN = "runs as plain Python"
 
 

@@ -2,7 +2,7 @@
 and the real renderer, that opens offline in any browser.
 
 The page inlines the bundle ``npm run build`` writes to ``kernel_ext/standalone/`` (esbuild, from
-``labextension/src/standalone.ts``: the JupyterLab renderer's ``ReportView``, its CSS and the wasm graphviz) and
+``labextension/src/hosts/standalone.ts``: the JupyterLab renderer's ``ReportView``, its CSS and the wasm graphviz) and
 the report as ``<script type="application/json" id="dynamo-explorer-report">``. Nothing is fetched: a
 Content-Security-Policy allows only the page's own script (by its hash) and its wasm, so the page cannot
 reach the network even if it tried.

@@ -82,7 +82,7 @@ def _failures(frame: dict, reason: dict, cell: Cell) -> str:
 
 
 def _failure_what(f: dict) -> str:
-    """What failed, in a few words (``labextension/src/guardsModel.ts`` ``failureWhat``): ``dtype mismatch``,
+    """What failed, in a few words (``labextension/src/model/guardsModel.ts`` ``failureWhat``): ``dtype mismatch``,
     ``grad_mode changed``, ``is another object`` (ID_MATCH), ``has another type`` (TYPE_MATCH), else the check."""
     if f.get("property"):
         return f"{f['property']} {'mismatch' if f.get('guard_type') == 'TENSOR_MATCH' else 'changed'}"

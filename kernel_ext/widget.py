@@ -2,7 +2,7 @@
 
 VS Code, Colab, marimo, Voilà, and JupyterLab or Notebook 7 without the extension have ipywidgets; an
 ``ExplorerWidget`` draws the same explorer there, from the ES module ``npm run build`` writes
-(``labextension/src/anywidget.ts`` -> ``kernel_ext/standalone/widget.js``, shipped in the wheel) with the
+(``labextension/src/hosts/anywidget.ts`` -> ``kernel_ext/standalone/widget.js``, shipped in the wheel) with the
 standalone page's CSS. anywidget sends the module's text through the widget's comm: nothing is fetched.
 
 Contents:

@@ -3,7 +3,7 @@ frame Dynamo raised on (kind ``dynamo_partial``, fullgraph=True).
 
 ``node_rows`` and ``readable`` snapshot a ``GraphModule`` at backend time (inductor mutates the graph
 later) into schema ``Node`` rows and the readable code ``TORCH_LOGS=graph_code`` prints; ``finalize``
-turns each snapshot into a ``Graph`` (the renderer lays its nodes out: ``labextension/src/fxmodel.ts``).
+turns each snapshot into a ``Graph`` (the renderer lays its nodes out: ``labextension/src/graph/fxmodel.ts``).
 """
 
 from __future__ import annotations

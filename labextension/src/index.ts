@@ -3,16 +3,16 @@
  */
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { MIME_TYPE } from './schema';
-import { RenderedReport } from './widget';
+import { RenderedReport } from './hosts/widget';
 
-export { checkReport } from './model';
+export { checkReport } from './model/model';
 /**
  * The MIME type of a compile report and the majors this renderer reads, generated from
  * compiler/schema/compile_report.v1.schema.json (`x-dynamo-explorer`), as Python reads them. The payload
  * carries major.minor in `schema_version`. A new major adds a new MIME type to `rendererFactory.mimeTypes`.
  */
 export { MIME_TYPE, SCHEMA_VERSION, SUPPORTED_MAJORS } from './schema';
-export { CLASS_NAME, RenderedReport } from './widget';
+export { CLASS_NAME, RenderedReport } from './hosts/widget';
 
 /**
  * Our rank among JupyterLab's renderers (the lowest rank draws). A `%%dynamo` output also carries the explorer as

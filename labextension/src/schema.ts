@@ -652,7 +652,7 @@ export interface Graph {
   code: string;
   /**
    * @deprecated
-   * Deprecated (not written since minor 4): Graphviz DOT of the nodes, which the renderer builds itself (labextension/src/fxmodel.ts). Reports of minors 0-3 carry it.
+   * Deprecated (not written since minor 4): Graphviz DOT of the nodes, which the renderer builds itself (labextension/src/graph/fxmodel.ts). Reports of minors 0-3 carry it.
    */
   dot?: string | null;
 }
@@ -2065,7 +2065,7 @@ export interface Divergence {
   detail: string | null;
 }
 /**
- * The stored form of a big report (minor 4; compiler/encoding.py, labextension/src/encoding.ts): a notebook output or a standalone page whose report's JSON is larger than compiler.encoding.ENCODE_ABOVE bytes holds this instead of the report. The MIME type is the same; readers tell the two apart by `encoding`.
+ * The stored form of a big report (minor 4; compiler/encoding.py, labextension/src/model/encoding.ts): a notebook output or a standalone page whose report's JSON is larger than compiler.encoding.ENCODE_ABOVE bytes holds this instead of the report. The MIME type is the same; readers tell the two apart by `encoding`.
  *
  * This interface was referenced by `CompileReport`'s JSON-Schema
  * via the `definition` "EncodedReport".

@@ -1,12 +1,12 @@
 /**
- * The anywidget host (src/anywidget.ts): a view asks the kernel for the report and draws it with the same
+ * The anywidget host (src/hosts/anywidget.ts): a view asks the kernel for the report and draws it with the same
  * ReportView; no answer gives a line saying how to see the report; a payload this renderer cannot read shows
  * why, as the MIME renderer does. The model here is a stand-in for anywidget's (its `send` is answered the way
  * kernel_ext/widget.py answers); the real round trip runs in tests/browser/test_widget.py.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnyModel, RenderProps } from '@anywidget/types';
-import widget, { ANSWER_TIMEOUT_MS, askForReport, NO_KERNEL, type IExplorerState } from '../src/anywidget';
+import widget, { ANSWER_TIMEOUT_MS, askForReport, NO_KERNEL, type IExplorerState } from '../src/hosts/anywidget';
 import { golden, pane, settled } from './helpers';
 
 type Handler = (message: unknown) => void;

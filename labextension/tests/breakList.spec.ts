@@ -8,9 +8,9 @@
  * `profileWith` makes a `report.profile` of the shape `--profile` writes (schema minor 6).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildBreakList, costText, formatMs, readProfile, rowSummary, userLine } from '../src/breakList';
-import { ReportIndex } from '../src/model';
-import { GraphBreaksPane } from '../src/panes/graphBreaks';
+import { buildBreakList, costText, formatMs, readProfile, rowSummary, userLine } from '../src/model/breakList';
+import { ReportIndex } from '../src/model/model';
+import { GraphBreaksPane } from '../src/view/panes/graphBreaks';
 import type { CompileReport, EntryProfile, GraphBreak, Profile } from '../src/schema';
 import { golden, pane, render, settled } from './helpers';
 

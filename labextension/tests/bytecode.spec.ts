@@ -14,7 +14,7 @@ import {
   lineBlocks,
   spacerHeights,
   type IFold
-} from '../src/bytecodeModel';
+} from '../src/model/bytecodeModel';
 import type { Frame, Instruction } from '../src/schema';
 import { golden, loadGoldens, pane, render, settled } from './helpers';
 

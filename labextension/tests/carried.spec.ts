@@ -4,7 +4,7 @@
  * golden (the dynamic_sizes cell run twice in one process), and says nothing on a first run.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { dynamicText } from '../src/shapeText';
+import { dynamicText } from '../src/model/shapeText';
 import { golden, pane, render, settled } from './helpers';
 
 afterEach(() => {

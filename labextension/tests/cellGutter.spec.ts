@@ -7,7 +7,8 @@
 import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cellMarks, lineMatches, openMark, recompileLine } from '../src/cellMarks';
+import { cellMarks, lineMatches, recompileLine } from '../src/model/cellMarks';
+import { openMark } from '../src/view/openMark';
 import {
   editorMarks,
   GUTTER_CLASS,
@@ -15,9 +16,9 @@ import {
   marksField,
   setEditorMarks,
   type IEditorMark
-} from '../src/editorMarks';
-import { ReportIndex } from '../src/model';
-import { onReports, shownReports, type IShownReport } from '../src/reportHub';
+} from '../src/hosts/editorMarks';
+import { ReportIndex } from '../src/model/model';
+import { onReports, shownReports, type IShownReport } from '../src/view/reportHub';
 import type { CompileReport } from '../src/schema';
 import { golden, pane, render } from './helpers';
 

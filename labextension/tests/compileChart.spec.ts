@@ -7,7 +7,6 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  CompileChart,
   describeBar,
   formatMs,
   formatPct,
@@ -15,8 +14,9 @@ import {
   layoutPhases,
   selfTimeByKind,
   tickStep
-} from '../src/compileChart';
-import type { CompileTimePane } from '../src/panes/compileTime';
+} from '../src/model/phaseLayout';
+import { CompileChart } from '../src/view/panes/compileChart';
+import type { CompileTimePane } from '../src/view/panes/compileTime';
 import type { Phase, PhaseKind } from '../src/schema';
 import { golden, pane, render, settled } from './helpers';
 

@@ -6,7 +6,7 @@
  * re-recorded); a report without the field shows nothing.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { cudagraphText, reasonText } from '../src/cudagraphs';
+import { cudagraphText, reasonText } from '../src/view/cudagraphs';
 import type { CompileReport, CudaGraph } from '../src/schema';
 import { golden, pane, render, settled } from './helpers';
 

@@ -1,11 +1,11 @@
 /**
- * DDP's graph splits (src/ddpSplits.ts, the FX pane's graph buttons) on the ddp_split golden: a real
+ * DDP's graph splits (src/model/ddpSplits.ts, the FX pane's graph buttons) on the ddp_split golden: a real
  * DistributedDataParallel forward that DDPOptimizer compiled in three pieces (tests/goldens/cases.py). The frame's
  * graphs are offered as Dynamo's whole graph, the split graph, then each piece by DDPOptimizer's name; each says
  * what it is and what its bucket holds.
  */
 import { describe, expect, it } from 'vitest';
-import { ddpNote, formatBytes } from '../src/ddpSplits';
+import { ddpNote, formatBytes } from '../src/model/ddpSplits';
 import { golden, pane, render, settled } from './helpers';
 
 describe('DDP splits', () => {

@@ -6,10 +6,10 @@
  * rules, the filter, collapsing, the line jump and the link to the break.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTree, calleeLabel, decisionCounts, readDecisions } from '../src/decisionsModel';
-import { ReportIndex } from '../src/model';
-import { DecisionsPane } from '../src/panes/decisions';
-import { GraphBreaksPane } from '../src/panes/graphBreaks';
+import { buildTree, calleeLabel, decisionCounts, readDecisions } from '../src/model/decisionsModel';
+import { ReportIndex } from '../src/model/model';
+import { DecisionsPane } from '../src/view/panes/decisions';
+import { GraphBreaksPane } from '../src/view/panes/graphBreaks';
 import type { Decision } from '../src/schema';
 import { golden, pane, render, settled } from './helpers';
 

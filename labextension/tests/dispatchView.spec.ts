@@ -18,7 +18,7 @@ import {
   dispatchFor,
   entryLine,
   fallbackTitle
-} from '../src/panes/dispatchView';
+} from '../src/view/panes/dispatchView';
 import type { CompileReport } from '../src/schema';
 import { golden, pane, render, settled } from './helpers';
 

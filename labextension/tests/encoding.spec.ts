@@ -4,7 +4,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadReport } from '../src/encoding';
+import { loadReport } from '../src/model/encoding';
 import { golden, render } from './helpers';
 
 afterEach(() => {

@@ -13,7 +13,7 @@ import {
   pngScale,
   standaloneSvg,
   SVG_NS
-} from '../src/svgExport';
+} from '../src/graph/svgExport';
 import { golden, pane, render, settled } from './helpers';
 
 afterEach(() => {

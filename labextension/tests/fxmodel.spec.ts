@@ -14,8 +14,8 @@ import {
   wrapPath,
   type ICluster,
   type Item
-} from '../src/fxmodel';
-import { renderDot } from '../src/graphviz';
+} from '../src/graph/fxmodel';
+import { renderDot } from '../src/graph/graphviz';
 import type { Node as FxNode } from '../src/schema';
 import { golden } from './helpers';
 

@@ -14,9 +14,9 @@ import {
   orderGuards,
   recompileTimeline,
   shortReason
-} from '../src/guardsModel';
-import { symbolText } from '../src/shapeText';
-import { failedGuards, ReportIndex } from '../src/model';
+} from '../src/model/guardsModel';
+import { symbolText } from '../src/model/shapeText';
+import { failedGuards, ReportIndex } from '../src/model/model';
 import type { CompileReport, Frame } from '../src/schema';
 import { golden, loadGoldens, pane, render, settled } from './helpers';
 

@@ -4,7 +4,7 @@
  * cell made, with its line.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { calleeText, settingsText } from '../src/panes/header';
+import { calleeText, settingsText } from '../src/view/panes/header';
 import { golden, pane, render } from './helpers';
 
 afterEach(() => {

@@ -4,7 +4,7 @@
  * setup, kernel titles linking their nodes), node details linking kernels, and code rows linked to source lines.
  */
 import { describe, expect, it } from 'vitest';
-import { KernelIndex, kernelEntries, segments } from '../src/kernels';
+import { KernelIndex, kernelEntries, segments } from '../src/model/kernels';
 import type { CompileReport, Graph } from '../src/schema';
 import { golden, pane, render, settled } from './helpers';
 

@@ -5,9 +5,9 @@
  * report-wide links (graph-break cards) stay.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { PANE_REGISTRY } from '../src/panes/registry';
+import { PANE_REGISTRY } from '../src/view/panes/registry';
 import { PANE_TITLES, PANES } from '../src/schema';
-import type { ReportView } from '../src/view';
+import type { ReportView } from '../src/view/view';
 import { golden, pane, render, settled } from './helpers';
 
 afterEach(() => {

@@ -1,10 +1,11 @@
 /**
- * The graph viewer's maths and input (panzoom.ts), the search cursor (fxsearch.ts) and the geometry read from
- * graphviz's SVG (svgGeometry.ts, checked against the real wasm graphviz's output).
+ * The graph viewer's maths (transform.ts) and input (panzoom.ts), the search cursor (fxsearch.ts) and the
+ * geometry read from graphviz's SVG (svgGeometry.ts, checked against the real wasm graphviz's output).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { SearchCursor } from '../src/fxsearch';
-import { renderDot } from '../src/graphviz';
+import { SearchCursor } from '../src/graph/fxsearch';
+import { renderDot } from '../src/graph/graphviz';
+import { PanZoom } from '../src/graph/panzoom';
 import {
   constrain,
   contains,
@@ -13,7 +14,6 @@ import {
   fitScale,
   fitTransform,
   minScale,
-  PanZoom,
   toScreen,
   transformCss,
   visibleRect,
@@ -22,8 +22,8 @@ import {
   ZOOM_STEP,
   type ISize,
   type ITransform
-} from '../src/panzoom';
-import { graphGeometry, lengthPx, shapeBox, simpleTransform } from '../src/svgGeometry';
+} from '../src/graph/transform';
+import { graphGeometry, lengthPx, shapeBox, simpleTransform } from '../src/graph/svgGeometry';
 
 afterEach(() => {
   document.body.textContent = '';

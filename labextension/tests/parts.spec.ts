@@ -1,7 +1,7 @@
 /**
  * A report that holds a frame's guards and guard tree only in part (schema `parts_cut`, minor 9): the guards pane
  * says how much it holds and loads the whole from the kernel through the view's host (partsModel.ts,
- * panes/partControl.ts): here the widget host (src/anywidget.ts), whose kernel answers `part?` as
+ * view/panes/partControl.ts): here the widget host (src/hosts/anywidget.ts), whose kernel answers `part?` as
  * kernel_ext/parts.py does, a big part gzip + base64. Without a host (the MIME renderer in jsdom, no notebook),
  * the click says where to see it. The real kernel round trip runs in tests/browser/test_widget.py and
  * tests/kernel/test_kernel_widget.py.
@@ -9,8 +9,8 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnyModel, RenderProps } from '@anywidget/types';
-import widget, { type IExplorerState } from '../src/anywidget';
-import { setReportHost } from '../src/reportHub';
+import widget, { type IExplorerState } from '../src/hosts/anywidget';
+import { setReportHost } from '../src/view/reportHub';
 import type { CompileReport, PartCut } from '../src/schema';
 import { golden, pane, render, settled } from './helpers';
 

@@ -14,9 +14,9 @@ import {
   failureText,
   failureWhat,
   guardKey
-} from '../src/guardsModel';
-import { symbolText } from '../src/shapeText';
-import { ReportIndex } from '../src/model';
+} from '../src/model/guardsModel';
+import { symbolText } from '../src/model/shapeText';
+import { ReportIndex } from '../src/model/model';
 import type { CompileReport, Frame } from '../src/schema';
 import { golden, pane, render, settled } from './helpers';
 

@@ -6,7 +6,8 @@
  * together; the break step is marked; the empty state names the option.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { callStack, localsAt, nextBreak, NOT_RECORDED, TraceStepsPane } from '../src/panes/traceSteps';
+import { callStack, localsAt, nextBreak, NOT_RECORDED } from '../src/model/traceStepsModel';
+import { TraceStepsPane } from '../src/view/panes/traceSteps';
 import type { TraceSteps } from '../src/schema';
 import { golden, pane, render } from './helpers';
 

@@ -1,95 +1,21 @@
 /**
  * The Try a fix pane (issue 13 item 4) without JupyterLab: the fixes listed, their targets opening the break or
  * recompile in the other panes, the before/after table of a `--try` run, the Try it button only where a notebook
- * host can run the cell (reportHub.ts), the `%%dynamo` line to copy where none can, and the magic line built
- * from the cell's own line and options (tryFixModel.ts). The notebook host in a real JupyterLab with a real
+ * host can run the cell (reportHub.ts), and the `%%dynamo` line to copy where none can. The model (the magic
+ * line, the before/after table) is tryFixModel.spec.ts; the notebook host in a real JupyterLab with a real
  * kernel is tests/browser/test_viewer_try_fix.py.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { setReportHost, type IReportHost } from '../src/reportHub';
-import type { CompileReport, Fix, RunOutcome, TryFix } from '../src/schema';
-import { TryFixPane } from '../src/panes/tryFix';
-import { magicLine, outcomeRows, outcomeSummary, readFixes, tryCellSource } from '../src/tryFixModel';
+import { setReportHost, type IReportHost } from '../src/view/reportHub';
+import { TryFixPane } from '../src/view/panes/tryFix';
+import { readFixes } from '../src/model/tryFixModel';
 import { golden, pane, render, settled } from './helpers';
+import { BODY, ITEM_FIX, itemReport, outcome, recompileReport, tryFix } from './tryFixFixtures';
 
 afterEach(() => {
   setReportHost(null);
   document.body.textContent = '';
 });
-
-const ITEM_FIX: Fix = {
-  name: 'capture_scalar_outputs',
-  title: 'Capture .item() in the graph',
-  kind: 'config',
-  api: 'torch._dynamo.config.capture_scalar_outputs',
-  code: 'torch._dynamo.config.capture_scalar_outputs = True',
-  why: 'Dynamo breaks the graph at .item() unless it may trace the scalar as a symbolic value.',
-  runnable: true,
-  targets: [{ compile_id: '0/0', kind: 'graph_break', index: 0 }]
-};
-
-const COND_HINT: Fix = {
-  name: 'cond',
-  title: 'Rewrite the branch with torch.cond',
-  kind: 'hint',
-  api: 'torch.cond',
-  code: 'y = torch.cond(pred, true_fn, false_fn, (x,))',
-  why: 'Both branches become subgraphs.',
-  runnable: false,
-  targets: [{ compile_id: '0/0', kind: 'graph_break', index: 0 }]
-};
-
-/** item_break (an .item() break in [0/0]) with two fixes on offer. */
-function itemReport(): CompileReport {
-  const report = golden('item_break');
-  report.fixes = [ITEM_FIX, COND_HINT];
-  return report;
-}
-
-/** recompile_dtype ([0/1] recompiles `scale` on a dtype change) with a fix for the recompile. */
-function recompileReport(): CompileReport {
-  const report = golden('recompile_dtype');
-  report.fixes = [
-    {
-      name: 'dynamic',
-      title: 'Compile with dynamic=True',
-      kind: 'option',
-      api: 'torch.compile(dynamic=True)',
-      code: 'torch.compile(fn, dynamic=True)',
-      why: 'Sizes become symbolic from the first compile.',
-      runnable: true,
-      targets: [{ compile_id: '0/1', kind: 'recompile', index: 0 }]
-    }
-  ];
-  return report;
-}
-
-function outcome(over: Partial<RunOutcome>): RunOutcome {
-  return {
-    frames: 2,
-    graphs: 2,
-    graph_breaks: 1,
-    recompiles: 0,
-    error: null,
-    wall_ms: 900,
-    compile_ms: 400,
-    compiled_ms: null,
-    eager_ms: null,
-    ...over
-  };
-}
-
-function tryFix(over: Partial<TryFix> = {}): TryFix {
-  return {
-    fix: ITEM_FIX,
-    before_from: "the cell's previous run in this kernel (In [2])",
-    before: outcome({}),
-    after: outcome({ frames: 1, graphs: 1, graph_breaks: 0, wall_ms: 880, compile_ms: 380 }),
-    change: 'torch._dynamo.config.capture_scalar_outputs = True',
-    restored: 'torch._dynamo.config.capture_scalar_outputs = False',
-    ...over
-  };
-}
 
 /** A notebook host that records what it was asked to run (the real one is notebookFix.ts, in the browser test). */
 class RecordingHost implements IReportHost {
@@ -104,8 +30,6 @@ class RecordingHost implements IReportHost {
   }
 }
 
-const BODY = '\nimport torch\n\ndef normalize(x):\n    return x / x.sum().item()\n';
-
 function tryPane(root: HTMLElement): HTMLElement {
   return pane(root, 'try-fix');
 }
@@ -113,113 +37,6 @@ function tryPane(root: HTMLElement): HTMLElement {
 function button(el: Element, action: string): HTMLButtonElement | null {
   return el.querySelector<HTMLButtonElement>(`button[data-action="${action}"]`);
 }
-
-describe('the magic line', () => {
-  it('appends --try NAME to the cell’s own %%dynamo line and keeps the body', () => {
-    const source = `%%dynamo --backend eager${BODY}`;
-    expect(tryCellSource(source, 'capture_scalar_outputs')).toBe(
-      `%%dynamo --backend eager --try capture_scalar_outputs${BODY}`
-    );
-    expect(tryCellSource(`%%dynamo${BODY}`, 'dynamic')).toBe(`%%dynamo --try dynamic${BODY}`);
-    expect(tryCellSource('%%dynamo', 'dynamic')).toBe('%%dynamo --try dynamic');
-  });
-
-  it('replaces a --try the line already has, in either spelling', () => {
-    expect(tryCellSource(`%%dynamo --try dynamic --backend eager${BODY}`, 'mark_dynamic:x:0')).toBe(
-      `%%dynamo --backend eager --try mark_dynamic:x:0${BODY}`
-    );
-    expect(tryCellSource(`%%dynamo --backend eager --try=dynamic --profile${BODY}`, 'dynamic')).toBe(
-      `%%dynamo --backend eager --profile --try dynamic${BODY}`
-    );
-    expect(tryCellSource(`%%dynamo --try "a b"${BODY}`, 'c')).toBe(`%%dynamo --try c${BODY}`);
-  });
-
-  it('refuses a cell whose first line is not %%dynamo', () => {
-    expect(tryCellSource('import torch\nx = 1\n', 'dynamic')).toBeNull();
-    expect(tryCellSource('%%time\n%%dynamo\n', 'dynamic')).toBeNull();
-    expect(tryCellSource('%%dynamox\n', 'dynamic')).toBeNull();
-  });
-
-  it('writes the report’s options back, so the kernel finds the run without the fix', () => {
-    const options = golden('item_break').options;
-    expect(magicLine(options, 'capture_scalar_outputs')).toBe('%%dynamo --backend eager --try capture_scalar_outputs');
-    expect(
-      magicLine(
-        {
-          ...options,
-          backend: 'inductor',
-          mode: 'max-autotune',
-          dynamic: false,
-          fullgraph: true,
-          scope: 'cell',
-          recompile_limit: 2,
-          decompile: 'none',
-          fresh: true,
-          profile: true,
-          compare_eager: true
-        },
-        'allow_in_graph:my helper'
-      )
-    ).toBe(
-      '%%dynamo --mode max-autotune --no-dynamic --fullgraph --scope cell --recompile-limit 2 --decompile none ' +
-        '--fresh --profile --compare-eager --try "allow_in_graph:my helper"'
-    );
-    expect(magicLine({ ...options, dynamic: true }, 'x')).toBe('%%dynamo --backend eager --dynamic --try x');
-    // --trace-steps is one of the options the kernel matches the run before on
-    expect(magicLine({ ...options, trace_steps: '' }, 'x')).toBe('%%dynamo --backend eager --trace-steps --try x');
-    expect(magicLine({ ...options, decisions: true }, 'x')).toBe('%%dynamo --backend eager --decisions --try x');
-    expect(magicLine({ ...options, override_compile_options: true }, 'x')).toBe(
-      '%%dynamo --backend eager --override-compile-options --try x'
-    );
-    expect(magicLine({ ...options, trace_steps: 'f', trace_steps_max: 50 }, 'x')).toBe(
-      '%%dynamo --backend eager --trace-steps f --trace-steps-max 50 --try x'
-    );
-  });
-});
-
-describe('the before/after table', () => {
-  it('marks fewer breaks, graphs and frames better, more worse, and leaves equal ones alone', () => {
-    const rows = outcomeRows(tryFix({ after: outcome({ frames: 1, graphs: 1, graph_breaks: 0, recompiles: 1 }) }));
-    expect(rows.map(r => [r.key, r.before, r.after, r.change])).toEqual([
-      ['frames', '2', '1', 'better'],
-      ['graphs', '2', '1', 'better'],
-      ['graph_breaks', '1', '0', 'better'],
-      ['recompiles', '0', '1', 'worse'],
-      ['compile_ms', '400 ms', '400 ms', 'same'],
-      ['wall_ms', '900 ms', '900 ms', 'same']
-    ]);
-  });
-
-  it('adds the profiled times when both runs have them, a change within 10% being noise', () => {
-    const rows = outcomeRows(
-      tryFix({
-        before: outcome({ compiled_ms: 2, eager_ms: 10 }),
-        after: outcome({ compiled_ms: 4, eager_ms: 9.5, compile_ms: 200 })
-      })
-    );
-    const byKey = new Map(rows.map(r => [r.key, r]));
-    expect(byKey.get('compiled_ms')).toMatchObject({ before: '2.00 ms', after: '4.00 ms', change: 'worse' });
-    expect(byKey.get('eager_ms')).toMatchObject({ before: '10.0 ms', after: '9.50 ms', change: 'same' });
-    expect(byKey.get('compile_ms')).toMatchObject({ change: 'better' });
-    // only one run profiled: no time rows for it
-    expect(outcomeRows(tryFix({ before: outcome({ compiled_ms: 2 }) })).map(r => r.key)).not.toContain('compiled_ms');
-  });
-
-  it('shows the exception of either run', () => {
-    const rows = outcomeRows(tryFix({ after: outcome({ error: 'RuntimeError: boom' }) }));
-    expect(rows.at(-1)).toEqual({
-      key: 'error',
-      label: 'exception',
-      before: 'none',
-      after: 'RuntimeError: boom',
-      change: 'worse'
-    });
-    expect(outcomeSummary(tryFix())).toBe(
-      'capture_scalar_outputs: frames compiled 2 → 1, graphs 2 → 1, graph breaks 1 → 0'
-    );
-    expect(outcomeSummary(tryFix({ after: outcome({}) }))).toBe('capture_scalar_outputs: changed nothing counted');
-  });
-});
 
 describe('the pane', () => {
   it('lists each fix with its title, kind, API, code, why and targets', async () => {

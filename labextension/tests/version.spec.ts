@@ -2,7 +2,7 @@
  * The version gate: a report of an unknown major renders a visible message instead of the explorer.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkReport } from '../src/model';
+import { checkReport } from '../src/model/model';
 import { golden, loadGoldens, render } from './helpers';
 
 afterEach(() => {

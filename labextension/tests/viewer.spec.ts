@@ -8,11 +8,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FxGraphPane } from '../src/panes/fxGraph';
-import { FOCUS_SCALE, READABLE_SCALE } from '../src/panes/fxGraph';
-import { contains, toScreen, type IRect } from '../src/panzoom';
+import type { FxGraphPane } from '../src/view/panes/fxGraph';
+import { FOCUS_SCALE, READABLE_SCALE } from '../src/graph/viewer';
+import { contains, toScreen, type IRect } from '../src/graph/transform';
 import type { CompileReport, Node as FxNode } from '../src/schema';
-import { graphGeometry, shapeBox } from '../src/svgGeometry';
+import { graphGeometry, shapeBox } from '../src/graph/svgGeometry';
 import { golden, pane, render } from './helpers';
 
 const WIDTH = 800;

@@ -1,0 +1,53 @@
+/**
+ * What a report holds only in part (schema `parts_cut`, minor 9: a frame's guards beyond the first 5,000, a guard
+ * tree beyond 1 MB) and loading the whole of one from the kernel that ran the cell (kernel_ext/parts.py), through
+ * the view's host (reportHub.ts `partLoader`): the widget's comm, or a comm our JupyterLab renderer opens.
+ */
+import { gunzipBase64, isEncoded } from './encoding';
+import type { CompileReport, Frame, Guard, PartCut } from '../schema';
+
+/** Asks the kernel for one part of a drawn report by its key (`IReportHost.loadPart` bound to the view's node). */
+export type PartLoader = (key: string) => Promise<unknown>;
+
+/** The part of `frame` the report holds only in part, or undefined (a report older than minor 9 has none). */
+export function partCut(report: CompileReport, frame: Frame, part: PartCut['part']): PartCut | undefined {
+  return (report.parts_cut ?? []).find(c => c.part === part && c.compile_id === frame.compile_id);
+}
+
+/** The kernel's answer to a request for a part. */
+interface IPartAnswer {
+  part?: unknown;
+  error?: string | null;
+}
+
+/** The whole of `cut` from the kernel: the answer decoded (a big one comes gzip + base64); throws the kernel's error. */
+export async function loadWhole(loader: PartLoader, cut: PartCut): Promise<unknown> {
+  const answer = (await loader(cut.key)) as IPartAnswer | null;
+  if (!answer || answer.error || answer.part === undefined || answer.part === null) {
+    throw new Error(answer?.error || 'the kernel did not send it');
+  }
+  const part = answer.part;
+  if (typeof part === 'object' && isEncoded(part as object)) {
+    return JSON.parse(await gunzipBase64((part as { data: string }).data));
+  }
+  return part;
+}
+
+/**
+ * Put the whole part into the report in place of what it held (the frame's guards or guard tree), and drop it
+ * from `parts_cut`. Throws when the kernel sent something else than the part's kind.
+ */
+export function applyWhole(report: CompileReport, frame: Frame, cut: PartCut, whole: unknown): void {
+  if (cut.part === 'guards') {
+    if (!Array.isArray(whole)) {
+      throw new Error('the kernel sent no guard rows');
+    }
+    frame.guards = whole as Guard[];
+  } else {
+    if (typeof whole !== 'string') {
+      throw new Error('the kernel sent no guard tree');
+    }
+    frame.guard_tree = whole;
+  }
+  report.parts_cut = (report.parts_cut ?? []).filter(c => c !== cut);
+}

@@ -1,0 +1,69 @@
+/**
+ * The line a pane draws where the report holds only part of an artifact (schema `parts_cut`: a frame's guards
+ * beyond 5,000, a guard tree beyond 1 MB): how much is shown, and a button that loads the whole from the kernel
+ * that ran the cell (partsModel.ts, through the view's host). Without a kernel to ask (a saved notebook, the
+ * `--html` page) the click says where to see all of it instead.
+ */
+import type { IViewContext } from '../context';
+import { button, h } from '../../dom';
+import { applyWhole, loadWhole } from '../../model/partsModel';
+import { partLoader } from '../reportHub';
+import type { Frame, PartCut } from '../../schema';
+
+/** How a part is named on its line. */
+export interface IPartWords {
+  /** 'guards' / 'characters of the guard tree' */
+  unit: string;
+}
+
+const n = (value: number): string => value.toLocaleString('en-US');
+
+/**
+ * The line for `cut` of `frame`; `loaded()` is called once the whole part is in the report (the pane redraws).
+ */
+export function partControl(
+  ctx: IViewContext,
+  frame: Frame,
+  cut: PartCut,
+  words: IPartWords,
+  loaded: () => void
+): HTMLElement {
+  const status = h('span', { class: 'jp-DynamoExplorer-partStatus' });
+  const line = h(
+    'div',
+    { class: 'jp-DynamoExplorer-partCut', data: { part: cut.part, state: 'cut' } },
+    h('span', {
+      class: 'jp-DynamoExplorer-muted',
+      text: `The report holds the first ${n(cut.kept)} of ${n(cut.total)} ${words.unit}. `
+    })
+  );
+  const load = button(`Load all ${n(cut.total)} from the kernel`, () => void run(), {
+    class: 'jp-DynamoExplorer-partLoad',
+    title: 'The kernel that ran this cell keeps the whole of it while it runs'
+  });
+  line.append(load, status);
+  const run = async (): Promise<void> => {
+    const loader = partLoader(ctx);
+    if (!loader) {
+      line.dataset.state = 'no-kernel';
+      status.textContent =
+        ' No kernel to ask here: the kernel that ran this cell keeps it while it runs (run the cell again there), ' +
+        'or run with TORCH_LOGS=guards to print it.';
+      return;
+    }
+    load.disabled = true;
+    line.dataset.state = 'loading';
+    status.textContent = ' Loading…';
+    try {
+      applyWhole(ctx.report, frame, cut, await loadWhole(loader, cut));
+    } catch (error) {
+      load.disabled = false;
+      line.dataset.state = 'error';
+      status.textContent = ` Not loaded: ${(error as Error).message}`;
+      return;
+    }
+    line.dataset.state = 'loaded';
+    loaded();
+  };
+  return line;
+}
