@@ -5,7 +5,7 @@ each in a fresh process (tests/engine/corpus_run.py): as ``python CELL.py`` and 
 (``compiler.cli.main(["run", CELL, "--backend", "eager", "--json", OUT])``, or the options of the cell's
 first-line comment ``# dynamo-explorer: ...``). The explorer's run must give the same exit status, the
 same stdout (less the CLI's own ``dynamo:`` and ``dynamo-explorer:`` lines) and the same final globals,
-write a valid report without a ``collector_failed`` diagnostic, print no traceback through the explorer's
+write a valid report without a ``collector_failed`` diagnostic whose static summary renders, print no traceback through the explorer's
 own code, and compile no frame of the standard library.
 
 All the cells' processes run once per session, a few at a time (``CORPUS_WORKERS``, default the CPU count
@@ -36,6 +36,7 @@ from typing import Any
 import pytest
 
 from compiler.schema import report_errors
+from kernel_ext import static_html
 from tests.releases import TORCH, known
 
 REPO = Path(__file__).resolve().parents[2]
@@ -237,6 +238,10 @@ def differences(plain: Run, ours: Run) -> list[str]:
             for f in report.get("frames", [])
             if f["code"]["name"] in plain and not f["code"]["is_resume"]
         ]
+        try:  # the static summary of every report: display.bundle would hide a failure behind its fallback line
+            static_html.render(report)
+        except Exception as exc:  # noqa: BLE001 - named in the verdict with the rest
+            found.append(f"the static view failed: {type(exc).__name__}: {exc}")
     if found and ours.stderr and not frames:
         found.append(f"explorer stderr (tail):\n{ours.stderr[-1500:]}")
     return found

@@ -5,7 +5,8 @@ modules): the CLI's report validates, has no ``collector_failed``, picks scope `
 exactly what the script's header says a user would wrap, and its frames, graphs, breaks (with the
 script's lines) and Dynamo counters equal those of the same script under ``torch.compile`` in a
 separate process (tests/zoo/reference.py), recorded for this environment where one is ([Note: recorded
-references] in harness.py; one program's recording is checked against a live run here).
+references] in harness.py; one program's recording is checked against a live run here). Its static summary
+(``kernel_ext.static_html``) renders, every frame in its table.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 import pytest
 
 from compiler.schema import validate_report
+from kernel_ext.static_html import render
 
 from .harness import REPO, SCRIPTS, _recorded, _run_reference, env, expected_callee, reference_differences, script_path
 
@@ -40,6 +42,9 @@ def test_cli_report_equals_torch_compile(name, tmp_path):
     assert [c["name"] for c in report["callees"] if c["compiled"]] == [expected_callee(name)], report["scope_reason"]
     assert report["frames"], "the zoo programs all compile something"
     assert reference_differences(report, name) == []
+    page = render(report)  # the static summary of a real model's report: each frame in its table, as Dynamo names it
+    named = [f"<b>[{f['compile_id']}{'_' + str(f['attempt']) if f.get('attempt') else ''}]</b>" for f in report["frames"]]
+    assert [n for n in named if n not in page] == []
 
 
 def test_a_recorded_reference_is_what_torch_compile_does_here_now():
