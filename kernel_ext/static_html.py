@@ -222,13 +222,13 @@ def _frames_table(frames: list[dict], cell: Cell) -> str:
 
 
 def _original_bytecode(report: dict, cell: Cell) -> str:
+    """How many instructions each frame's code held before Dynamo (the listing is the explorer's)."""
     frames = [f for f in report.get("frames") or [] if f.get("original_bytecode")]
-    if not frames:
-        return ""
-    each = ", ".join(
-        f"[{_e(f.get('compile_id'))}] {_e((f.get('code') or {}).get('name'))} {len(f['original_bytecode'])}" for f in frames
-    )
-    return f'<div class="dx-meta">instructions the frames held before Dynamo: {each}</div>'
+    items = [
+        f"<li>[{_e(f.get('compile_id'))}] {_e((f.get('code') or {}).get('name'))}: {len(f['original_bytecode'])} instructions</li>"
+        for f in frames
+    ]
+    return f"<ul>{''.join(items)}</ul>" if items else ""
 
 
 def _modified_bytecode(report: dict, cell: Cell) -> str:

@@ -149,7 +149,7 @@ def test_a_real_run_tells_its_story():
     assert f"[{first['compile_id']}] {len(first['modified_bytecode'])} instructions, calls graph " in modified
     assert "[1/0]" in modified  # the resume function the modified code calls
     original = _text(_section(html, "original-bytecode"))
-    assert f"[0/0] f {len(first['original_bytecode'])}" in original
+    assert f"[0/0] f: {len(first['original_bytecode'])} instructions" in original
     assert html.count('<div class="dx-fx"><svg') == sum(1 for g in report["graphs"] if g["kind"] == "dynamo")
     assert "placeholder" in html and "call_function" in html and "var(--jp-" in html
 
