@@ -16,7 +16,9 @@ minor 11) holding every rank's compiles in order and ``divergence``, the first e
 
 The reference rank is the lowest; ``divergence.ranks`` are those that differ from it at that event. The rank whose
 compiles took the longest is the straggler. Each compile's ``start_s`` puts every rank's compiles on one time axis
-(seconds after the job's first compile, from each frame's ``start_time``).
+(seconds after the job's first compile, from each frame's ``start_time``). ``rank_reports`` makes every rank's report
+with the same ranks view (its own rank shown): the pages of an ``--html`` export (``rank_pages``), the reports a
+kernel keeps for the ranks view to show another rank in place (``part``).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from typing import Any
 
 from .collectives import collectives, describe, first_mismatch, signature
 
-__all__ = ["first_divergence", "merge", "rank_compiles", "rank_pages"]
+__all__ = ["first_divergence", "merge", "rank_compiles", "rank_pages", "rank_reports"]
 
 _FILE_COMMENT = re.compile(r"^\s*# File: .*$", re.M)
 
@@ -256,14 +258,25 @@ def rank_pages(report: dict[str, Any], reports: dict[int, dict[str, Any]], path:
     """A multi-rank ``report`` (``merge``'s) as one page a rank, for an ``--html`` export: ``(path, report)`` pairs, the
     shown rank's first at ``path``, rank N's beside it (``report.rank1.html``), each with the same ranks view, its
     own rank shown, and every rank's ``page`` named so that each page links the others."""
-    view = report["ranks"]
-    shown = view["shown_rank"]
+    shown = report["ranks"]["shown_rank"]
     root, ext = os.path.splitext(path)
     paths = {r: path if r == shown else f"{root}.rank{r}{ext or '.html'}" for r in reports}
-    rows = [dict(s, page=os.path.basename(paths[s["rank"]])) for s in view["ranks"] if s["rank"] in paths]
-    pages = []
-    for r in [shown, *sorted(r for r in reports if r != shown)]:
+    pages = rank_reports(report, reports, "page", {r: os.path.basename(p) for r, p in paths.items()})
+    return [(paths[r], pages[r]) for r in [shown, *sorted(r for r in reports if r != shown)]]
+
+
+def rank_reports(
+    report: dict[str, Any], reports: dict[int, dict[str, Any]], field: str, names: dict[int, str]
+) -> dict[int, dict[str, Any]]:
+    """Each rank's report (``reports``; ``report`` itself, ``merge``'s, for the shown rank) with the same ranks view,
+    its own rank shown, and every rank's ``field`` set to its name in ``names``: the ``page`` of an ``--html`` export,
+    the ``part`` under which a kernel keeps it (kernel_ext/open_trace.py)."""
+    view = report["ranks"]
+    shown = view["shown_rank"]
+    rows = [dict(s, **{field: names[s["rank"]]}) for s in view["ranks"] if s["rank"] in names]
+    out = {}
+    for r in names:
         page = dict(report if r == shown else reports[r])
         page["ranks"] = {**view, "shown_rank": r, "ranks": rows}
-        pages.append((paths[r], page))
-    return pages
+        out[r] = page
+    return out

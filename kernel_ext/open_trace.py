@@ -9,13 +9,17 @@
 
 Nothing runs: the report is what the trace records (``report.trace`` says which log and what it does not hold); a
 multi-rank trace gives the lowest rank's report (or ``rank``'s) with every rank's compiles and their first
-divergence (``report.ranks``). A path that holds no trace, or a rank it does not hold, is a one-line ``TraceError``.
+divergence (``report.ranks``); every rank's report is kept in the process (``kernel_ext/parts.py``, like a run's
+parts: the last few opens), so that the ranks view shows another rank in place. A path that holds no trace, or a rank
+it does not hold, is a one-line ``TraceError``.
 """
 
 from __future__ import annotations
 
 import os
 import shlex
+import uuid
+from typing import Any
 
 from .exploration import Exploration
 
@@ -33,9 +37,28 @@ def open_trace(*paths: str | os.PathLike[str], rank: int | None = None) -> Explo
     if not paths:
         raise TraceError("open_trace needs a path: the directory TORCH_TRACE named, or its log files")
     try:
-        return Exploration(trace_report(read_trace([os.fspath(p) for p in paths]), rank), None)
+        opened = read_trace([os.fspath(p) for p in paths])
+        report = trace_report(opened, rank)
     except TraceNotFound as exc:
         raise TraceError(str(exc)) from None
+    if report.get("ranks"):
+        report = _keep_ranks(report, {o.log.rank: o.report for o in opened if o.log.rank is not None})
+    return Exploration(report, None)
+
+
+def _keep_ranks(report: dict[str, Any], reports: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """Keep every rank's report in this process (``kernel_ext/parts.py``, as a run's parts: a view asks for one by
+    its key), each rank's ``part`` naming its key, so that the ranks view shows another rank in place; returns the
+    shown rank's report."""
+    from compiler.ranks import rank_reports
+
+    from . import parts
+
+    token = uuid.uuid4().hex[:12]
+    keys = {r: f"rank:{token}:{r}" for r in reports}
+    keyed = rank_reports(report, reports, "part", keys)
+    parts.keep({keys[r]: page for r, page in keyed.items()})
+    return keyed[report["ranks"]["shown_rank"]]
 
 
 def parse_open_line(line: str) -> tuple[list[str], int | None]:

@@ -1,4 +1,6 @@
-"""What reports hold only in part, kept whole in the kernel, and handed to a view that asks (issue 24).
+"""What reports hold only in part, kept whole in the kernel, and handed to a view that asks (issue 24); and each
+rank's whole report of a multi-rank trace the kernel opened (``open_trace``: ``RankSummary.part``), for the ranks
+view to show another rank in place.
 
 A report keeps a frame's first 5,000 guards and the first 1 MB of its guard tree (``report["parts_cut"]``);
 ``compiler.run_cell`` returns the whole of each (``CellRun.parts``). The kernel keeps them here, and a view

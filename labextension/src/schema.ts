@@ -1985,6 +1985,10 @@ export interface RankSummary {
    * (minor 12) In an --html export of several ranks (one page a rank): the file name of this rank's page, beside the one shown. Absent elsewhere.
    */
   page?: string | null;
+  /**
+   * (minor 13) Where a kernel opened the trace (%dynamo_open, open_trace): the key under which it keeps this rank's whole report (kernel_ext/parts.py), for the ranks view to show that rank in place. Absent elsewhere (the CLI, an --html page); a kernel restarted since answers that it is no longer kept.
+   */
+  part?: string | null;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -2094,7 +2098,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 12 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 13 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

@@ -7,6 +7,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnyModel, RenderProps } from '@anywidget/types';
 import widget, { ANSWER_TIMEOUT_MS, askForReport, NO_KERNEL, type IExplorerState } from '../src/hosts/anywidget';
+import type { CompileReport } from '../src/schema';
+import { shownReports } from '../src/view/reportHub';
 import { golden, pane, settled } from './helpers';
 
 type Handler = (message: unknown) => void;
@@ -16,6 +18,7 @@ interface IKernel {
   payload?: unknown;
   cell?: string | null;
   ran?: (source: string) => object;
+  parts?: Record<string, unknown>;
 }
 
 /** A model whose kernel answers as `kernel` says (never, without a payload). */
@@ -29,12 +32,15 @@ function model(kernel: IKernel, summary = 'dynamo: 2 frames'): { model: AnyModel
     get: (key: string) => (key === 'summary' ? summary : undefined),
     on: (_event: string, handler: Handler) => handlers.add(handler),
     off: (_event: string, handler: Handler) => handlers.delete(handler),
-    send: (message: { kind: string; source?: string }) => {
+    send: (message: { kind: string; source?: string; key?: string }) => {
       sent.push(message);
       if (message.kind === 'report?' && kernel.payload !== undefined) {
         answer({ kind: 'report', report: kernel.payload, cell: kernel.cell ?? null });
       } else if (message.kind === 'run' && kernel.ran) {
         answer({ kind: 'ran', source: message.source, ...kernel.ran(message.source!) });
+      } else if (message.kind === 'part?' && kernel.parts) {
+        const key = message.key!;
+        answer({ kind: 'part', key, part: kernel.parts[key] ?? null, error: key in kernel.parts ? null : 'gone' });
       }
     }
   };
@@ -166,5 +172,37 @@ describe('the explorer as an anywidget', () => {
     expect(root.dataset.status).toBe('ready');
     expect(pane(root, 'frames').textContent).toContain('toy_example');
     expect(el.textContent).not.toContain('compiled so far');
+  });
+
+  it("shows another rank's report in place of this one, asking the kernel through the widget", async () => {
+    const ranked = (shown: number): CompileReport => {
+      const report = golden('toy_example');
+      const row = (rank: number) => ({
+        rank,
+        source: `rank${rank}.log`,
+        part: `rank:k:${rank}`,
+        compile_s: 1,
+        straggler: false,
+        compiles: []
+      });
+      report.ranks = { world_size: 2, shown_rank: shown, ranks: [row(0), row(1)], divergence: null };
+      return report;
+    };
+    const el = document.createElement('div');
+    document.body.appendChild(el);
+    const { model: m, sent } = model({ payload: ranked(0), parts: { 'rank:k:1': ranked(1) } });
+    const dispose = (await widget.render(props(m, el))) as () => void;
+    const root = el.querySelector<HTMLElement>('.jp-DynamoExplorer')!;
+    await settled(root);
+    pane(root, 'header').querySelector<HTMLButtonElement>('tr[data-rank="1"] button')!.click();
+    await vi.waitFor(() =>
+      expect(pane(root, 'header').querySelector('tr[data-rank="1"] td')!.textContent).toBe('rank 1 (shown)')
+    );
+    expect(sent).toEqual([{ kind: 'report?' }, { kind: 'part?', key: 'rank:k:1' }]);
+    expect(el.querySelectorAll('.jp-DynamoExplorer')).toHaveLength(1); // in place
+    expect(el.querySelectorAll('.jp-DynamoExplorer-widgetRuns')).toHaveLength(1);
+    expect(shownReports().filter(r => r.node === root)).toHaveLength(1);
+    dispose(); // takes down the view drawn now: the rank shown in place
+    expect(shownReports().filter(r => r.node === root)).toHaveLength(0);
   });
 });

@@ -3,9 +3,11 @@
  * user's own torch.compile options kept), the function a thread ran, the coroutine run plain, and the reset the
  * cell made, with its line.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { CompileReport, RankSummary } from '../src/schema';
 import { calleeText, settingsText } from '../src/view/panes/header';
-import { golden, pane, render } from './helpers';
+import { setReportHost } from '../src/view/reportHub';
+import { golden, pane, render, settled } from './helpers';
 
 afterEach(() => {
   document.body.textContent = '';
@@ -279,5 +281,72 @@ describe('header: several ranks side by side', () => {
     ]);
     const marked = [...details.querySelectorAll('.jp-mod-diverges')].map(td => td.textContent);
     expect(marked).toEqual(["all_reduce(float32[4], 'max', '0')", "all_reduce(float32[4], 'sum', '0')"]);
+  });
+});
+
+describe('header: another rank shown in place', () => {
+  /** toy_example as rank `shown` of two, each rank's report kept by the kernel under `rank:k:N` (open_trace). */
+  function rankReport(shown: number): CompileReport {
+    const report = golden('toy_example');
+    const row = (rank: number): RankSummary => ({
+      rank,
+      source: `rank${rank}.log`,
+      part: `rank:k:${rank}`,
+      compile_s: 1,
+      straggler: false,
+      compiles: [
+        { compile_id: '0/0', status: 'ok', graph: 'aa', cache: null, compile_s: 1, start_s: 0, collectives: [] }
+      ]
+    });
+    report.ranks = { world_size: 2, shown_rank: shown, ranks: [row(0), row(1)], divergence: null };
+    return report;
+  }
+
+  afterEach(() => {
+    setReportHost(null);
+  });
+
+  it("loads the other rank's report from the kernel and draws it in the same output", async () => {
+    const asked: string[] = [];
+    setReportHost({
+      cellSource: () => null,
+      runBelow: () => Promise.resolve(),
+      loadPart: (_node, key) => {
+        asked.push(key);
+        return Promise.resolve({ key, part: rankReport(Number(key.split(':')[2])), error: null });
+      }
+    });
+    const { widget, root } = await render(rankReport(0));
+    const show = pane(root, 'header').querySelector<HTMLButtonElement>('tr[data-rank="1"] button')!;
+    expect(show.textContent).toBe('rank 1');
+    expect(pane(root, 'header').querySelector('tr[data-rank="0"] button')).toBeNull(); // the rank shown
+    show.click();
+    await vi.waitFor(() => expect(widget.view!.report.ranks!.shown_rank).toBe(1));
+    await settled(root);
+    expect(asked).toEqual(['rank:k:1']);
+    const header = pane(root, 'header');
+    expect(header.querySelector('tr[data-rank="1"] td')!.textContent).toBe('rank 1 (shown)');
+    expect(root.querySelectorAll('[data-pane="header"]')).toHaveLength(1); // in place: one explorer, not two
+    header.querySelector<HTMLButtonElement>('tr[data-rank="0"] button')!.click(); // and back
+    await vi.waitFor(() => expect(widget.view!.report.ranks!.shown_rank).toBe(0));
+    expect(asked).toEqual(['rank:k:1', 'rank:k:0']);
+  });
+
+  it('says what the kernel answered when it no longer keeps the rank, and how to open it without a kernel', async () => {
+    setReportHost({
+      cellSource: () => null,
+      runBelow: () => Promise.resolve(),
+      loadPart: (_node, key) => Promise.resolve({ key, part: null, error: 'this part is no longer kept in the kernel' })
+    });
+    const { widget, root } = await render(rankReport(0));
+    const cell = pane(root, 'header').querySelector<HTMLElement>('tr[data-rank="1"] .jp-DynamoExplorer-rankShow')!;
+    cell.querySelector('button')!.click();
+    await vi.waitFor(() => expect(cell.dataset.state).toBe('error'));
+    expect(cell.textContent).toBe('rank 1 Not shown: this part is no longer kept in the kernel');
+    expect(widget.view!.report.ranks!.shown_rank).toBe(0);
+    setReportHost(null); // a saved notebook, the standalone page: no kernel
+    cell.querySelector('button')!.click();
+    await vi.waitFor(() => expect(cell.dataset.state).toBe('no-kernel'));
+    expect(cell.textContent).toBe('rank 1 No kernel to ask here: %dynamo_open PATH --rank 1 shows it.');
   });
 });

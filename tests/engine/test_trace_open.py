@@ -10,6 +10,7 @@ Then the CLI's usage errors, a gzip log, a log with torn lines, and ``open_trace
 
 from __future__ import annotations
 
+import base64
 import gzip
 import json
 import shutil
@@ -20,8 +21,9 @@ from pathlib import Path
 import pytest
 
 from compiler.cli import main as cli_main
-from compiler.schema import PANES, validate_report
+from compiler.schema import PANES, report_errors, validate_report
 from compiler.trace import read_trace
+from kernel_ext import parts
 from kernel_ext.open_trace import TraceError, open_trace, parse_open_line
 
 REPO = Path(__file__).resolve().parents[2]
@@ -225,6 +227,20 @@ def test_open_trace_and_its_magic_line(traced: dict, tmp_path: Path) -> None:
     assert both["ranks"]["shown_rank"] == 0 and both["ranks"]["divergence"] is None
     assert [r["rank"] for r in both["ranks"]["ranks"]] == [0, 1]
     assert open_trace(two, rank=1).report["trace"]["rank"] == 1
+    # each rank's whole report is kept in the process under its row's `part` (as a run's parts: kernel_ext/parts.py),
+    # each with the same ranks view, its own rank shown: what the ranks view asks for to show another rank in place
+    keys = [r["part"] for r in both["ranks"]["ranks"]]
+    assert len(set(keys)) == 2 and all(k.startswith("rank:") for k in keys)
+    for rank, key in enumerate(keys):
+        kept = parts.answer(key)
+        assert kept["error"] is None
+        other = kept["part"]  # as sent: the report, gzip + base64 above 256 KB (compiler.encoding.encode_value)
+        if "encoding" in other:
+            other = json.loads(gzip.decompress(base64.b64decode(other["data"])))
+        assert other["trace"]["rank"] == rank and other["ranks"]["shown_rank"] == rank
+        assert [r["part"] for r in other["ranks"]["ranks"]] == keys
+        assert report_errors(other) == []
+    assert parts.answer("rank:gone:0")["error"].startswith("this part is no longer kept")
 
 
 OLD_FAILURE = """\

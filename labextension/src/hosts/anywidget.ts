@@ -189,14 +189,23 @@ async function drawReport(
   const runs = h('div', { class: 'jp-DynamoExplorer-widgetRuns' });
   root.after(runs);
   drawn.set(root, { model, cell, runs, undo });
-  setReportHost(host);
-  announceReport(root, view);
-  return () => {
-    undo.splice(0).forEach(down => down());
+  let down = (): void => {
+    undo.splice(0).forEach(step => step());
     withdrawReport(root);
     drawn.delete(root);
+    runs.remove();
     view.dispose();
   };
+  // the ranks view draws another rank in this root (redraw): this view goes, the next one is taken down instead
+  const redraw = async (report: unknown): Promise<void> => {
+    down();
+    root.replaceChildren();
+    root.dataset.status = 'loading';
+    down = await drawReport(root, report, cell, model);
+  };
+  setReportHost(host);
+  announceReport(root, view, redraw);
+  return () => down();
 }
 
 /** Run a `%%dynamo` cell (a fix's `--try` run) in the kernel and draw what it answers below the explorer. */

@@ -35,13 +35,20 @@ export class RenderedReport extends Widget implements IRenderMime.IRenderer {
    */
   async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
     const started = performance.now();
+    await this._draw(model.data[this._mimeType]);
+    // For the benchmark: milliseconds from renderModel() to the first complete view.
+    this.node.dataset.renderMs = String(Math.round(performance.now() - started));
+  }
+
+  /** Draw `payload` (a report, or its stored form) in place of what the widget shows. */
+  private async _draw(payload: unknown): Promise<void> {
     this._teardown();
     const node = this.node;
     while (node.firstChild) {
       node.removeChild(node.firstChild);
     }
     node.dataset.status = 'loading';
-    const check = await loadReport(model.data[this._mimeType]);
+    const check = await loadReport(payload);
     if (!check.ok) {
       showProblem(node, check);
       return;
@@ -50,10 +57,9 @@ export class RenderedReport extends Widget implements IRenderMime.IRenderer {
     this._view = view;
     await view.start();
     if (this._view === view && !this.isDisposed) {
-      announceReport(node, view); // the notebook's cell gutter (cellGutter.ts) listens
+      // the notebook's cell gutter (cellGutter.ts) listens; the ranks view draws another rank here (redraw)
+      announceReport(node, view, report => this._draw(report));
     }
-    // For the benchmark: milliseconds from renderModel() to the first complete view.
-    node.dataset.renderMs = String(Math.round(performance.now() - started));
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * What a report holds only in part (schema `parts_cut`, minor 9: a frame's guards beyond the first 5,000, a guard
  * tree beyond 1 MB) and loading the whole of one from the kernel that ran the cell (kernel_ext/parts.py), through
- * the view's host (reportHub.ts `partLoader`): the widget's comm, or a comm our JupyterLab renderer opens.
+ * the view's host (reportHub.ts `partLoader`): the widget's comm, or a comm our JupyterLab renderer opens. The same
+ * way loads another rank's whole report of a multi-rank trace a kernel opened (`loadKey`, `RankSummary.part`).
  */
 import { gunzipBase64, isEncoded } from './encoding';
 import type { CompileReport, Frame, Guard, PartCut } from '../schema';
@@ -22,7 +23,15 @@ interface IPartAnswer {
 
 /** The whole of `cut` from the kernel: the answer decoded (a big one comes gzip + base64); throws the kernel's error. */
 export async function loadWhole(loader: PartLoader, cut: PartCut): Promise<unknown> {
-  const answer = (await loader(cut.key)) as IPartAnswer | null;
+  return loadKey(loader, cut.key);
+}
+
+/**
+ * What the kernel keeps under `key` (a part of a report, or a rank's whole report: `RankSummary.part`), decoded;
+ * throws the kernel's error.
+ */
+export async function loadKey(loader: PartLoader, key: string): Promise<unknown> {
+  const answer = (await loader(key)) as IPartAnswer | null;
   if (!answer || answer.error || answer.part === undefined || answer.part === null) {
     throw new Error(answer?.error || 'the kernel did not send it');
   }

@@ -11,6 +11,7 @@
  */
 import type { PartLoader } from '../model/partsModel';
 import { tryCellSource } from '../model/tryFixModel';
+import type { CompileReport } from '../schema';
 import type { IReportView, IViewContext } from './context';
 
 /** A report drawn now: the renderer's root node and its view. */
@@ -57,7 +58,11 @@ export interface IReportActions {
 /** Told what a host offers a view (null: nothing). */
 export type ActionsListener = (actions: IReportActions | null) => void;
 
+/** Draws another report in place of a view (its host's; `announceReport`). */
+export type Redraw = (report: CompileReport) => Promise<void>;
+
 const reports = new Map<HTMLElement, IReportView>();
+const redraws = new Map<HTMLElement, Redraw>();
 const listeners = new Set<ReportListener>();
 const watchers = new Set<{ view: IViewContext; listener: ActionsListener }>();
 let host: IReportHost | null = null;
@@ -74,11 +79,15 @@ function tell(report: IShownReport, shown: boolean): void {
 }
 
 /**
- * A renderer's view is drawn: tell the listeners.
+ * A renderer's view is drawn: tell the listeners. `redraw`: how its host draws another report in its place (the
+ * ranks view showing another rank), absent where it cannot.
  */
-export function announceReport(node: HTMLElement, view: IReportView): void {
+export function announceReport(node: HTMLElement, view: IReportView, redraw?: Redraw): void {
   withdrawReport(node);
   reports.set(node, view);
+  if (redraw) {
+    redraws.set(node, redraw);
+  }
   tell({ node, view }, true);
   tellWatchers(view);
 }
@@ -92,6 +101,7 @@ export function withdrawReport(node: HTMLElement): void {
     return;
   }
   reports.delete(node);
+  redraws.delete(node);
   tell({ node, view }, false);
   tellWatchers(view);
 }
@@ -161,6 +171,12 @@ export function partLoader(view: IViewContext): PartLoader | null {
   }
   const load = current.loadPart.bind(current);
   return key => load(node, key);
+}
+
+/** How to draw another report in place of `view`, or null: the view is not drawn (announced) or its host cannot. */
+export function reportRedraw(view: IViewContext): Redraw | null {
+  const node = Array.from(reports).find(([, v]) => v === view)?.[0];
+  return (node && redraws.get(node)) || null;
 }
 
 /**

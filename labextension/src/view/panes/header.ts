@@ -82,7 +82,7 @@ function renderHeader(ctx: IViewContext, facts: HTMLElement, element: HTMLElemen
       count('recompiles', index.recompileCount, 'recompile')
     )
   );
-  for (const row of [traceBanner(report), ranksView(report)]) {
+  for (const row of [traceBanner(report), ranksView(ctx)]) {
     if (row) {
       element.appendChild(row);
     }

@@ -5,10 +5,15 @@
  * that failed on the rank that recompiled, the collective where they part, or the diff of the two ranks' graphs), and
  * each compile's collectives rank beside rank in issue order, a position where a rank issues another one marked;
  * every rank's compiles on one time axis (a lane a rank, a bar a compile, the straggler's lane marked). The rest of
- * the report is `shown_rank`'s.
+ * the report is `shown_rank`'s; another rank's name opens its report (its page of an --html export, or in place
+ * when the kernel that opened the trace keeps it).
  */
-import { h } from '../../dom';
-import type { Collective, CompileReport, RankCompile, RankSummary, RanksView } from '../../schema';
+import type { IViewContext } from '../context';
+import { button, h } from '../../dom';
+import { loadReport } from '../../model/encoding';
+import { loadKey } from '../../model/partsModel';
+import { partLoader, reportRedraw } from '../reportHub';
+import type { Collective, RankCompile, RankSummary, RanksView } from '../../schema';
 
 /** `all_reduce(float32[4], 'sum', '0')`, as compiler/collectives.py's `describe`; `nothing` past a rank's last. */
 export function describeCollective(c: Collective | undefined): string {
@@ -127,9 +132,10 @@ const PAGE = /^[\w.-]+\.html?$/;
 
 /**
  * A rank's name in the table: `rank 1 (shown)` for the rank this report is; another rank's is a link to its page
- * when the report is one page of an --html export of several ranks (`page`, compiler/ranks.py `rank_pages`).
+ * when the report is one page of an --html export of several ranks (`page`, compiler/ranks.py `rank_pages`), or a
+ * button that shows that rank's report in place when a kernel keeps it (`part`: %dynamo_open, open_trace).
  */
-function rankLabel(r: RankSummary, shown: number): HTMLElement {
+function rankLabel(ctx: IViewContext, r: RankSummary, shown: number): HTMLElement {
   if (r.rank === shown) {
     return h('span', { text: `rank ${r.rank} (shown)` });
   }
@@ -137,7 +143,48 @@ function rankLabel(r: RankSummary, shown: number): HTMLElement {
   if (r.page && PAGE.test(r.page)) {
     return h('a', { text: `rank ${r.rank}`, title: `rank ${r.rank}'s full report`, attrs: { href: r.page } });
   }
+  if (r.part) {
+    return showRank(ctx, r.rank, r.part);
+  }
   return h('span', { text: `rank ${r.rank}` });
+}
+
+/**
+ * The button that shows rank `rank`'s report (kept by the kernel under `key`) in place of this one, through the
+ * view's host; without a kernel to ask (a saved notebook, a restarted kernel) the click says how to open it.
+ */
+function showRank(ctx: IViewContext, rank: number, key: string): HTMLElement {
+  const status = h('span', { class: 'jp-DynamoExplorer-partStatus' });
+  const cell = h('span', { class: 'jp-DynamoExplorer-rankShow', data: { state: 'kept' } });
+  const run = async (): Promise<void> => {
+    const loader = partLoader(ctx);
+    const redraw = reportRedraw(ctx);
+    if (!loader || !redraw) {
+      cell.dataset.state = 'no-kernel';
+      status.textContent = ` No kernel to ask here: %dynamo_open PATH --rank ${rank} shows it.`;
+      return;
+    }
+    show.disabled = true;
+    cell.dataset.state = 'loading';
+    status.textContent = ' Loading…';
+    try {
+      const check = await loadReport(await loadKey(loader, key));
+      if (!check.ok) {
+        throw new Error(check.message);
+      }
+      await redraw(check.report);
+    } catch (error) {
+      show.disabled = false;
+      cell.dataset.state = 'error';
+      status.textContent = ` Not shown: ${(error as Error).message}`;
+    }
+  };
+  const show = button(`rank ${rank}`, () => void run(), {
+    class: 'jp-DynamoExplorer-link',
+    title: `show rank ${rank}'s report here (the kernel that opened the trace keeps every rank's)`
+  });
+  cell.append(show, status);
+  return cell;
 }
 
 /** The compile ids of every rank, in first-seen order (rank by rank). */
@@ -153,8 +200,8 @@ export function rankColumns(view: RanksView): string[] {
   return order;
 }
 
-export function ranksView(report: CompileReport): HTMLElement | null {
-  const view = report.ranks;
+export function ranksView(ctx: IViewContext): HTMLElement | null {
+  const view = ctx.report.ranks;
   if (!view) {
     return null;
   }
@@ -166,7 +213,7 @@ export function ranksView(report: CompileReport): HTMLElement | null {
     return h(
       'tr',
       { data: { rank: String(r.rank) } },
-      h('td', {}, rankLabel(r, view.shown_rank)),
+      h('td', {}, rankLabel(ctx, r, view.shown_rank)),
       h('td', { text: `${r.compile_s.toFixed(2)} s${r.straggler ? ' (straggler)' : ''}`, title: r.source }),
       ...columns.map(cid => {
         const c = byId.get(cid);
