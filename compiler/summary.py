@@ -23,6 +23,7 @@ __all__ = [
     "cudagraphs_line",
     "cudagraphs_reason",
     "describe_settings",
+    "distinct_breaks",
     "fixes_line",
     "one_line",
     "profile_line",
@@ -43,6 +44,20 @@ def counts(report: dict[str, Any]) -> dict[str, int]:
     }
 
 
+def distinct_breaks(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each distinct graph break of a report once, in the order the run met them: the same ``gb_type``, file, line and
+    reason met by several compiles (a recompile, a resume function) is one thing to fix. Each ``{"gb": the first
+    record, "frames": the compile ids that met it, each once}``."""
+    seen: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for frame in report.get("frames") or []:
+        for b in frame.get("graph_breaks") or []:
+            key = (b.get("gb_type"), b.get("filename"), b.get("line"), b.get("reason"))
+            row = seen.setdefault(key, {"gb": b, "frames": []})
+            if frame.get("compile_id") not in row["frames"]:
+                row["frames"].append(frame.get("compile_id"))
+    return list(seen.values())
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
@@ -55,10 +70,7 @@ def one_line(report: dict[str, Any]) -> str:
             {b["line"] for f in report["frames"] for b in f["graph_breaks"] if b["line"] is not None and f["code"]["in_cell"]}
         )
         where = f"line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines[:5]))}" if lines else ""
-        # the same break met by several compiles (a recompile, a resume function) is one thing to fix
-        distinct = len(
-            {(b["gb_type"], b["filename"], b["line"], b["reason"]) for f in report["frames"] for b in f["graph_breaks"]}
-        )
+        distinct = len(distinct_breaks(report))
         said = [f"{distinct} distinct"] if distinct < c["graph_breaks"] else []
         said += [where] if where else []
         parts.append(_plural(c["graph_breaks"], "graph break") + (f" ({'; '.join(said)})" if said else ""))

@@ -9,14 +9,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .static_markup import MAX_LINES, table
 from .static_markup import escape as _e
-from .static_markup import table
 from .static_source import Cell
 
-__all__ = ["MAX_LINES", "dynamic_text", "guards_section"]
-
-#: Dynamic-shape symbols listed (the rest counted).
-MAX_LINES = 12
+__all__ = ["dynamic_text", "guards_section"]
 
 
 def guards_section(report: dict, cell: Cell) -> str:

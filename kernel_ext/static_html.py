@@ -26,19 +26,25 @@ from collections import Counter
 from collections.abc import Callable
 
 from compiler.schema import PANE_TITLES, PANES
-from compiler.summary import RUNS_PLAIN, callee_text, cudagraphs_line, fixes_line, format_ms, profile_line, try_line
+from compiler.summary import (
+    RUNS_PLAIN,
+    callee_text,
+    cudagraphs_line,
+    distinct_breaks,
+    fixes_line,
+    format_ms,
+    profile_line,
+    try_line,
+)
 from compiler.summary import one_line as report_line
 
 from .static_fx import graphs_section
 from .static_guards import dynamic_text, guards_section
-from .static_markup import CSS, FULL_VIEW, badge, details, link, one_line, pre, table
+from .static_markup import CSS, FULL_VIEW, MAX_LINES, badge, details, link, one_line, pre, table
 from .static_markup import escape as _e
 from .static_source import Cell, cell_source
 
 __all__ = ["SUMMARIES", "render"]
-
-#: Rows shown of the few tables the summary has (guards that failed, log records).
-MAX_LINES = 12
 
 #: What the "Why is it slow" section says when the cell ran without timing.
 NO_PROFILE = (
@@ -269,16 +275,10 @@ def _output_code(report: dict, cell: Cell) -> str:
 
 
 def _graph_breaks(report: dict, cell: Cell) -> str:
-    """Each distinct graph break once (the same gb_type, file, line and reason), in the order the run met them,
+    """Each distinct graph break once (``compiler.summary.distinct_breaks``), in the order the run met them,
     with where it is, the compiles that met it, its reason, explanation, hints and documentation."""
-    seen: dict[tuple, dict] = {}
-    for frame in report.get("frames") or []:
-        for b in frame.get("graph_breaks") or []:
-            row = seen.setdefault((b.get("gb_type"), b.get("filename"), b.get("line"), b.get("reason")), {"gb": b, "frames": []})
-            if frame.get("compile_id") not in row["frames"]:
-                row["frames"].append(frame.get("compile_id"))
     items = []
-    for row in seen.values():
+    for row in distinct_breaks(report):
         b = row["gb"]
         gb = f" ({_e(b['gb_id'])})" if b.get("gb_id") else ""
         where = cell.where(b.get("filename"), b.get("line"))

@@ -15,6 +15,7 @@ from typing import Any
 __all__ = [
     "CSS",
     "FULL_VIEW",
+    "MAX_LINES",
     "MAX_PRE_CHARS",
     "MAX_ROWS",
     "badge",
@@ -29,6 +30,8 @@ __all__ = [
 
 #: Tables longer than this are cut (the full explorer shows everything).
 MAX_ROWS = 400
+#: Lines listed where the summary lists a few (log records, dynamic-shape symbols); the rest are counted.
+MAX_LINES = 12
 #: Code blocks (a failure's text, a graph's code when it has no picture) keep their start.
 MAX_PRE_CHARS = 8_000
 

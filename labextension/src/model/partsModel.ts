@@ -21,14 +21,9 @@ interface IPartAnswer {
   error?: string | null;
 }
 
-/** The whole of `cut` from the kernel: the answer decoded (a big one comes gzip + base64); throws the kernel's error. */
-export async function loadWhole(loader: PartLoader, cut: PartCut): Promise<unknown> {
-  return loadKey(loader, cut.key);
-}
-
 /**
- * What the kernel keeps under `key` (a part of a report, or a rank's whole report: `RankSummary.part`), decoded;
- * throws the kernel's error.
+ * What the kernel keeps under `key` (the whole of a part: `PartCut.key`; a rank's whole report: `RankSummary.part`),
+ * the answer decoded (a big one comes gzip + base64); throws the kernel's error.
  */
 export async function loadKey(loader: PartLoader, key: string): Promise<unknown> {
   const answer = (await loader(key)) as IPartAnswer | null;

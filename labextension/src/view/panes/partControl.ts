@@ -6,7 +6,7 @@
  */
 import type { IViewContext } from '../context';
 import { button, h } from '../../dom';
-import { applyWhole, loadWhole } from '../../model/partsModel';
+import { applyWhole, loadKey } from '../../model/partsModel';
 import { partLoader } from '../reportHub';
 import type { Frame, PartCut } from '../../schema';
 
@@ -55,7 +55,7 @@ export function partControl(
     line.dataset.state = 'loading';
     status.textContent = ' Loading…';
     try {
-      applyWhole(ctx.report, frame, cut, await loadWhole(loader, cut));
+      applyWhole(ctx.report, frame, cut, await loadKey(loader, cut.key));
     } catch (error) {
       load.disabled = false;
       line.dataset.state = 'error';
