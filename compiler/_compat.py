@@ -24,6 +24,8 @@ from typing import Any
 import torch
 import torch._dynamo
 
+from .compile_ids import report_id
+
 #: the releases this module was checked against (README, "Torch and Python versions")
 CHECKED = "2.11 to 2.15"
 
@@ -84,11 +86,12 @@ __all__ = [
 
 
 def current_trace_id() -> tuple[str | None, int]:
-    """``('0/0', attempt)`` of the compile running on this thread, or ``(None, 0)``."""
+    """``('0/0', attempt)`` of the compile running on this thread, or ``(None, 0)``; the id as the report names it
+    ([Note: compile ids after a reset] in compile_ids.py)."""
     tid = CompileContext.current_trace_id()
     if tid is None:
         return None, 0
-    return str(tid.compile_id), int(tid.attempt or 0)
+    return report_id(str(tid.compile_id)), int(tid.attempt or 0)
 
 
 def cache_entries(code: types.CodeType) -> list[Any]:

@@ -1,7 +1,9 @@
-"""Scope ``auto``: which scope a cell runs under, decided from its code before anything runs ([Note: calls scope] in
-``calls.py``): ``calls`` when the cell's own code calls a function, method or ``nn.Module`` Dynamo would compile
-(a name the cell binds, a method of a class it defines called on an instance it makes, or a callee that resolves,
-without running anything, to one: ``targets.compile_target``), else ``cell``; and why.
+"""Scope ``auto``: which scope a cell runs under, decided from its code before anything runs, and why:
+``watch`` when the code compiles itself ([Note: watch scope] in ``calls.py``: the cell mentions ``torch.compile`` or
+another way in to Dynamo, or calls a callable already compiled or one whose source compiles itself, resolved
+without running anything: ``self_compile``); else ``calls`` ([Note: calls scope]) when the cell's own code calls a
+function, method or ``nn.Module`` Dynamo would compile (a name the cell binds, a method of a class it defines called
+on an instance it makes, or a callee that resolves to one: ``targets.compile_target``); else ``cell``.
 """
 
 from __future__ import annotations
@@ -16,9 +18,16 @@ from typing import Any
 import torch
 
 from . import _compat
+from .self_compile import compiles_itself, mentions
 from .user_code import is_user_file
 
-__all__ = ["auto_scope", "bound_names", "toplevel_nodes"]
+__all__ = ["WATCH_RULE", "auto_scope", "bound_names", "toplevel_nodes"]
+
+#: what scope ``watch`` does, in the words of its reason
+WATCH_RULE = (
+    "nothing is added: the cell runs as plain Python and every compile Dynamo makes while it runs is shown as it "
+    "happens, with your own backend and options (watching your torch.compile calls)"
+)
 
 
 def toplevel_nodes(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
@@ -32,8 +41,9 @@ def toplevel_nodes(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
         stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
 
-def auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any]) -> tuple[str, str]:
-    """``calls`` when the cell's own code calls a function or ``nn.Module`` ([Note: calls scope]), else ``cell``.
+def auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any], watch: bool = True) -> tuple[str, str]:
+    """``watch`` when the code compiles itself (unless ``watch`` is False: ``--override-compile-options``), else
+    ``calls`` when the cell's own code calls a function or ``nn.Module`` ([Note: calls scope]), else ``cell``.
 
     A call counts when its callee is a name the cell binds (``model = Net()`` ... ``model(x)``,
     ``def step(...)`` ... ``step(x)``, ``for layer in layers: layer(x)``), a method of a class the cell
@@ -52,6 +62,10 @@ def auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any]) -> tuple[str, s
         for a in s.names
     }
     bound = set(bound_names(stmts)) - classes - imported
+    if watch:
+        watching = _compiles_itself(stmts, namespace, bound | imported)
+        if watching is not None:
+            return "watch", f"{watching}: {WATCH_RULE}"
     methods = _cell_methods(stmts, namespace)
     instances = _instances(stmts, methods)
     rule = "torch.compile is applied to each function and nn.Module the cell calls; the rest of the cell runs as plain Python"
@@ -89,6 +103,37 @@ def auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any]) -> tuple[str, s
         "cell",
         "the cell's top level calls no function or nn.Module of its own, so its top-level code is compiled as one frame, as torch.compile on a function holding it would",
     )
+
+
+def _compiles_itself(stmts: list[ast.stmt], namespace: dict[str, Any], bound: set[str]) -> str | None:
+    """Why the cell's code compiles itself ([Note: watch scope]), or None: it mentions a way in to Dynamo, or its own
+    scope calls a callee that resolves (without running anything) to a callable already compiled or to one whose
+    source compiles itself."""
+    from .targets import ALREADY_COMPILED, compile_target
+
+    found = mentions(ast.Module(body=stmts, type_ignores=[]), namespace)
+    if found:
+        what, line = found[0]
+        return f"the cell compiles itself ({what}, line {line})"
+    for node in toplevel_nodes(stmts):
+        if not isinstance(node, ast.Call):
+            continue
+        dotted = _dotted_name(node.func)
+        if dotted is None or dotted.split(".")[0] in bound:
+            continue
+        obj = _resolve_static(dotted, namespace)
+        if obj is _MISSING:
+            continue
+        try:
+            target, why = compile_target(obj)
+            itself = compiles_itself(target) if target is not None else None
+        except Exception:  # noqa: BLE001 - an exotic object: decided at run time (calls.py)
+            continue
+        if target is not None and why.startswith(ALREADY_COMPILED):
+            return f"the cell calls {dotted}() (line {node.lineno}), which you compiled"
+        if itself is not None:
+            return f"the cell calls {dotted}() (line {node.lineno}), which compiles itself ({itself})"
+    return None
 
 
 # What runs a callable on another thread (calls.py, _THREAD_APIS), by the name a cell calls it with: a bare name

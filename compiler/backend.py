@@ -1,45 +1,26 @@
-"""The explorer's backend: records each Dynamo graph, then hands it to the real backend unchanged.
+"""The explorer's backend: the real backend under an identity of the explorer's own, for scope ``calls``.
+
+It records nothing: every graph, the explorer's and the user's alike, is seen where Dynamo hands it to a backend
+([Note: one capture path] in ``collectors/dispatch.py``). It exists so that the cache entries the explorer made can
+be told from the user's after the run (``isolation.drop_explorer_caches``): ``lookup_backend("eager")`` is the very
+function a user's ``torch.compile(backend="eager")`` gets.
 
 [Note: one backend per option set] Dynamo guards every cache entry with BACKEND_MATCH, and a
 cache entry made with another backend object still counts toward ``recompile_limit``. So the
 explorer keeps ONE ``ExplorerBackend`` per (backend, mode, dynamic) for the life of the process:
 re-running a cell does not pile up entries on functions shared with the user's own compiled code.
-A callable the user compiled with ``torch.compile(fn, backend=..., mode=..., options=...)`` keeps its own
-backend: ``ExplorerBackend.wrapping(user's backend)`` records and delegates to that very object, and is
-made for the one run (it must not keep the user's backend, and what it references, alive afterwards).
-The capture (the running cell's hook dispatcher, ``collectors/dispatch.py``) is looked up per call: it
-records the graph (``on_graph``), then the real backend compiles inside ``capture.backend_window()``, and
-Dynamo gets what ``capture.compiled`` makes of the result (the compiled callable itself, or
-``--profile``'s wrapper that marks each call for the profiler). It is one for the process, not per
-thread: a graph compiled on another thread during the run (a thread the cell started, a backward
-autograd runs on its device thread) is the run's too.
+``explore(fn, **torch_compile_kwargs)`` compiles ``fn`` with the user's own backend object: ``ExplorerBackend.wrapping``
+keeps one per such object for the run, holding it weakly (it must not keep the user's backend, and what it
+references, alive afterwards).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import Any
 
 import torch
 
-__all__ = ["ExplorerBackend", "explorer_backend", "set_capture"]
-
-_capture: Capture | None = None
-
-
-class Capture(Protocol):
-    def on_graph(self, gm: Any, example_inputs: list[Any]) -> None: ...
-
-    def backend_window(self, backend: str) -> AbstractContextManager[Any]: ...
-
-    def compiled(self, compiled_fn: Callable[..., Any]) -> Callable[..., Any]: ...
-
-
-def set_capture(capture: Capture | None) -> None:
-    """Install (or clear) what records the graphs compiled while a cell runs, on any thread."""
-    global _capture
-    _capture = capture
+__all__ = ["ExplorerBackend", "explorer_backend", "is_explorer_backend"]
 
 
 def inductor_backend(mode: str | None, dynamic: bool | None) -> Any:
@@ -51,7 +32,7 @@ def inductor_backend(mode: str | None, dynamic: bool | None) -> Any:
 
 
 class ExplorerBackend:
-    """``backend(gm, example_inputs)``: record, then delegate to the real backend."""
+    """``backend(gm, example_inputs)``: the real backend's compile, under the explorer's identity."""
 
     def __init__(self, name: str, mode: str | None, dynamic: bool | None, inner: Any = None) -> None:
         from torch._dynamo.backends.registry import lookup_backend
@@ -67,13 +48,7 @@ class ExplorerBackend:
         return cls(name, None, None, inner=inner)
 
     def __call__(self, gm: Any, example_inputs: list[Any]) -> Any:
-        capture = _capture
-        if capture is None:
-            return self.inner(gm, example_inputs)
-        capture.on_graph(gm, example_inputs)
-        with capture.backend_window(self.name):
-            compiled_fn = self.inner(gm, example_inputs)
-        return capture.compiled(compiled_fn)
+        return self.inner(gm, example_inputs)
 
     # What Dynamo asks a backend for, forwarded explicitly. A ``__getattr__`` here (even one that
     # only raises AttributeError) makes torch 2.13's eval-frame callback segfault.

@@ -10,11 +10,12 @@ evaluated once, in the original order. At run time the callee is compiled when i
 - a Python function or bound method whose code lives outside the installed libraries (a method of a
   class the user defined, ``cfg.apply``, ``Svc().run``, included);
 - an object of such a class with its own ``__call__``.
-A callable the user already compiled (``torch.compile(fn, backend=..., fullgraph=..., dynamic=...,
-mode=..., options=...)``, ``model.compile(...)``) is compiled from its original with the options the user
-gave it (``calls_torch.UserCompile``: the same backend object, fullgraph, dynamic, recompile limit), so its
-story is the one the user's code tells; ``--override-compile-options`` compiles it with the run's
-options instead. Everything else runs as plain Python: classes (construction), builtins, library
+A callable the user already compiled (``torch.compile(fn, ...)``, ``model.compile(...)``) runs as the user compiled
+it, and its compiles are watched ([Note: watch scope]); the callee row keeps the options the user gave it
+(``calls_torch.UserCompile``); ``--override-compile-options`` compiles its original with the run's options instead.
+A function of the user's whose source compiles itself (``self_compile.function_mentions``: it calls
+``torch.compile``, ``set_stance``, ...) runs as it is too: what it compiles is watched. Everything else runs as
+plain Python: classes (construction), builtins, library
 functions and methods (``model.generate``, ``opt.step``, ``loss.backward``), ``torch._dynamo.disable``d
 functions, and coroutine, async generator and generator functions (never handed to Dynamo: torch 2.13
 fails on a coroutine at its first ``await`` and can crash the process). The wrapper is
@@ -28,6 +29,15 @@ executor's ``submit`` / ``map``, a ``ThreadPool``'s ``apply`` / ``map`` ..., ``a
 replaced by its compiled wrapper, which turns Dynamo on for the thread that calls it (Dynamo's frame
 evaluation callback is per thread), and ``threaded`` records where. A function handed to another
 process (``multiprocessing.Process``, a process pool) runs there, outside this report.
+
+[Note: watch scope] When the code compiles itself (``self_compile``: the cell or a function it calls mentions
+``torch.compile``, ``nn.Module.compile``, ``torch._dynamo.optimize``, ``explain``, ``set_stance``,
+``error_on_graph_break``, compiled autograd or ``torch.export``, or calls a callable already compiled), scope
+``auto`` is ``watch``: the cell runs as plain module code, nothing is rewritten, no compile is added and no
+Dynamo setting is changed; every compile Dynamo makes during the run, on the run's threads, is captured as it
+happens, with the user's own backend, mode and options ([Note: one capture path] in collectors/dispatch.py). The
+report then tells the story ``python SCRIPT.py`` tells: the same compile ids, functions, graphs, breaks and
+recompiles (tests/engine/test_self_compiling.py holds the programs this is checked on).
 """
 
 from __future__ import annotations
@@ -49,6 +59,7 @@ from . import _compat
 from .calls_torch import UserCompile, user_compile
 from .cell import CALL_NAME
 from .reset import code_of, forget_memory
+from .self_compile import compiles_itself
 from .summary import RUNS_PLAIN, describe_settings
 from .targets import ALREADY_COMPILED, compile_target
 
@@ -107,14 +118,14 @@ def _in_processes(pool: Any) -> bool:
 class CallCompiler:
     """``__dynamo_call__(callee, text, line)``: the compiled wrapper of ``callee``, or ``callee`` itself."""
 
-    #: ``optimizer(user)``: the ``optimize(...)`` to apply to a callee, ``user`` the settings of the user's own
-    #: ``torch.compile`` of it (``calls_torch.UserCompile``) or None for the run's options
-    optimizer: Callable[[Any], Callable[[Any], Any]]
+    #: the ``optimize(...)`` of the run's options, applied to each callee the run compiles
+    optimize: Callable[[Any], Any]
     #: ``--fresh``: forget the automatic-dynamic memory of each callee's code before it first compiles
     fresh: bool = False
     #: ``--compare-eager``: times each compiled callee's calls ([Note: eager baseline] in baseline.py)
     timer: Any = None
-    #: ``--override-compile-options``: the user's own torch.compile results compile with the run's options
+    #: ``--override-compile-options``: the user's own torch.compile results compile with the run's options (without
+    #: it they run as the user compiled them, watched)
     override: bool = False
     #: the run's own options, as a callee row shows them (``Callee.compile``)
     run_settings: dict[str, Any] = field(default_factory=dict)
@@ -158,27 +169,35 @@ class CallCompiler:
         if target is None:
             self.plain.setdefault(text, (line, why))
             return callee
-        user = None if self.override else user_compile(callee)
-        if why.startswith(ALREADY_COMPILED):
-            why += (
-                ": compiled with this run's options (--override-compile-options)"
-                if self.override or user is None
-                else ": compiled with its own options"
-            )
         code = code_of(target)
+        if why.startswith(ALREADY_COMPILED):
+            if self.override:
+                why += ": compiled with this run's options (--override-compile-options)"
+            else:  # the user's own compile: it runs as they made it, watched ([Note: watch scope])
+                user = user_compile(callee)
+                if user is not None and user.fullgraph and code is not None:
+                    self.fullgraph_codes.add((code.co_name, code.co_filename, code.co_firstlineno))
+                self.compiled.setdefault(text, (line, f"{why}: {OWN_COMPILE}"))
+                if user is not None:
+                    self.settings.setdefault(text, _settings_row(user))
+                return _raising(callee)
+        itself = compiles_itself(target)
+        if itself is not None:  # [Note: watch scope]: what it compiles is its own to compile
+            self.plain.setdefault(
+                text, (line, f"{COMPILES_ITSELF} ({itself}): it runs as it is, and what it compiles is watched")
+            )
+            return callee
+        scope = _globals_of(target)
         if self.fresh and code is not None:
             forget_memory(code)
-        scope = _globals_of(target)
         if scope is not None and id(scope) not in self.globals_before:
             aliases = frozenset(n for n in scope if n.startswith(_compat.IMPORT_ALIAS_PREFIX))
             self.globals_before[id(scope)] = (scope, aliases)
-        if user is not None and user.fullgraph and code is not None:
-            self.fullgraph_codes.add((code.co_name, code.co_filename, code.co_firstlineno))
-        wrapper = self.optimizer(user)(target)
+        wrapper = self.optimize(target)
         if self.timer is not None:
             wrapper = self.timer.wrap(text, line, wrapper)
         self.compiled.setdefault(text, (line, why))
-        self.settings.setdefault(text, _settings_row(user) if user is not None else dict(self.run_settings))
+        self.settings.setdefault(text, dict(self.run_settings))
         return wrapper
 
     def _handing_over(self, callee: Any, api: tuple[str, int, str | None], line: int) -> Any:
@@ -249,6 +268,12 @@ class CallCompiler:
             )
         else:
             parts.append("no call compiled anything")
+        itself = {t: v for t, v in self.plain.items() if v[1].startswith(COMPILES_ITSELF)}
+        if itself:
+            parts.append(
+                "ran as they are, compiling what they compile themselves (watched): "
+                + ", ".join(f"{t} (line {ln}, {why.split(':', 1)[0]})" for t, (ln, why) in itself.items())
+            )
         never = {t: v for t, v in self.plain.items() if RUNS_PLAIN in v[1]}
         if never:
             parts.append(
@@ -273,9 +298,27 @@ class CallCompiler:
     def _how(self, text: str, why: str) -> str:
         where = f", called on another thread by {self.threaded[text][1]}" if text in self.threaded else ""
         settings = self.settings.get(text)
-        if settings is not None and why.endswith("with its own options"):
+        if settings is not None and why.endswith(OWN_COMPILE):
             return f"{why}: {describe_settings(settings)}{where}"
         return f"{why}{where}"
+
+
+#: the ``why`` of a callee the user compiled, which runs as they compiled it
+OWN_COMPILE = "runs as your torch.compile made it, its compiles watched"
+#: the ``why`` of a function whose source compiles itself ([Note: watch scope])
+COMPILES_ITSELF = "compiles itself"
+
+
+def _raising(compiled: Any) -> Any:
+    """The user's own compiled callable, called with Dynamo's default ``suppress_errors=False``: it raises what it
+    raises without the explorer (the run suppresses errors for its own compiles: ``isolation.config_values``)."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        __tracebackhide__ = True
+        with torch._dynamo.config.patch(suppress_errors=False):
+            return compiled(*args, **kwargs)
+
+    return call
 
 
 def _globals_of(target: Any) -> dict[str, Any] | None:

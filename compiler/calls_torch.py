@@ -1,7 +1,8 @@
-"""The user's own ``torch.compile`` of a callable the cell calls, read back for the calls scope ([Note: calls scope] in
-``calls.py``): ``user_compile(obj)`` finds the ``_TorchDynamoContext`` the result holds and returns its settings as a
-``UserCompile`` (backend object, fullgraph, dynamic, mode and options, recompile limit, guard filter), so the run
-compiles that callable the way the user's own ``torch.compile`` would.
+"""The user's own ``torch.compile`` of a callable, read back: ``user_compile(obj)`` finds the ``_TorchDynamoContext``
+the result holds and returns its settings as a ``UserCompile`` (backend object, fullgraph, dynamic, mode and options,
+recompile limit): what a callee row of the calls scope says of a callable that runs as the user compiled it
+([Note: calls scope] in ``calls.py``), and the backend object its cache entries carry (``compiled_backend``: the
+entries ``explore(fn)``'s own ``torch.compile`` made are dropped after its run).
 
 Moved out of ``_compat.py`` (issue 26): ``_compat`` keeps the torch differences every part shares; what serves one
 part lives beside it, with the probes of torch it needs.
@@ -15,7 +16,7 @@ from typing import Any
 import torch
 import torch._dynamo
 
-__all__ = ["UserCompile", "user_compile"]
+__all__ = ["UserCompile", "compiled_backend", "user_compile"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,22 +37,6 @@ class UserCompile:
     mode: str | None
     options: dict[str, Any] | None
     recompile_limit: int | None  # torch.compile(recompile_limit=...), 2.13 (None: the config's)
-    guard_filter_fn: Any
-    isolate_recompiles: bool
-    shapes_spec: Any  # torch.compile(shapes_spec=...), 2.13
-
-    def optimize_kwargs(self) -> dict[str, Any]:
-        """The keyword arguments of ``torch._dynamo.optimize`` that make a compile like the user's (bar the backend)."""
-        kwargs: dict[str, Any] = {"nopython": self.fullgraph, "dynamic": self.dynamic}
-        if self.guard_filter_fn is not None:
-            kwargs["guard_filter_fn"] = self.guard_filter_fn
-        if self.recompile_limit is not None:
-            kwargs["recompile_limit"] = self.recompile_limit
-        if self.isolate_recompiles:
-            kwargs["isolate_recompiles"] = True
-        if self.shapes_spec is not None:
-            kwargs["shapes_spec"] = self.shapes_spec
-        return kwargs
 
 
 def _dynamo_context(obj: Any) -> Any:
@@ -99,7 +84,6 @@ def user_compile(obj: Any) -> UserCompile | None:
     elif isinstance(backend, torch._TorchCompileWrapper):
         mode = backend.kwargs.get("mode")
         options = backend.kwargs.get("options") or None
-    hooks = getattr(ctx, "_hooks", None)
     limit = getattr(callback, "_recompile_limit", None)  # 2.13; older: the config's
     return UserCompile(
         backend=backend,
@@ -109,7 +93,11 @@ def user_compile(obj: Any) -> UserCompile | None:
         mode=mode,
         options=options,
         recompile_limit=limit if isinstance(limit, int) else None,
-        guard_filter_fn=getattr(hooks, "guard_filter_fn", None),
-        isolate_recompiles=getattr(ctx, "_isolate_recompiles_id", -1) != -1,
-        shapes_spec=getattr(ctx, "_shapes_spec", None),
     )
+
+
+def compiled_backend(obj: Any) -> Any:
+    """The backend object the cache entries of ``obj`` (a ``torch.compile`` result) carry (``CacheEntry.backend``:
+    the ``_TorchCompileWrapper`` that call made), or None when ``obj`` is not compiled."""
+    user = user_compile(obj)
+    return None if user is None else user.backend

@@ -1,7 +1,7 @@
 """Turning a notebook cell's source into something Dynamo can run, with notebook semantics.
 
 Holds:
-- ``CellProgram``: the parsed cell, for any scope (``calls``, ``cell`` or ``all-frames``);
+- ``CellProgram``: the parsed cell, for any scope (``watch``, ``calls``, ``cell`` or ``all-frames``);
 - ``prepare``: parse, reject what cannot run, pick the scope for ``auto`` (``auto_scope.py``, and say why);
 - ``UNBOUND``: the sentinel used for names a compiled cell creates or deletes.
 
@@ -17,6 +17,9 @@ and later cells see them. Three Dynamo traps are handled here (docs/dynamo-captu
   name the cell binds that does not exist yet is pre-seeded with ``UNBOUND`` (removed afterwards);
 - ``DELETE_GLOBAL`` has no Dynamo handler: top-level ``del name`` becomes ``name = UNBOUND`` and such
   names are deleted from the namespace when the run ends.
+
+[Note: watch scope] (the default for code that compiles itself) is in calls.py: the cell runs as plain module
+code, unchanged, and every compile its own code makes is captured as it happens.
 
 [Note: calls scope] (the default for a cell that calls something) is in calls.py: the cell runs as
 plain module code whose calls go through ``__dynamo_call__``, which applies ``torch.compile``'s
@@ -70,13 +73,14 @@ class CellProgram:
     scope: str
     scope_reason: str
     bound_names: list[str] = field(default_factory=list)
-    module_code: types.CodeType | None = None  # calls and all-frames scopes
+    module_code: types.CodeType | None = None  # watch, calls and all-frames scopes
     function_code: types.CodeType | None = None
     has_last_expr: bool = False
 
 
-def prepare(source: str, filename: str, namespace: dict[str, Any], scope: str) -> CellProgram:
-    """Parse ``source`` and build the code for ``scope`` ('auto', 'calls', 'cell' or 'all-frames').
+def prepare(source: str, filename: str, namespace: dict[str, Any], scope: str, watch: bool = True) -> CellProgram:
+    """Parse ``source`` and build the code for ``scope`` ('auto', 'watch', 'calls', 'cell' or 'all-frames'); for
+    'auto', ``watch`` False leaves 'watch' out (``--override-compile-options``: the explorer compiles).
 
     Raises ``SyntaxError`` for invalid Python and ``UsageError`` for constructs that cannot run in
     the chosen scope, before anything runs.
@@ -84,7 +88,7 @@ def prepare(source: str, filename: str, namespace: dict[str, Any], scope: str) -
     tree = ast.parse(source, filename=filename, mode="exec")
     _reject_everywhere(tree.body, filename)
     if scope == "auto":
-        scope, reason = auto_scope(tree.body, namespace)
+        scope, reason = auto_scope(tree.body, namespace, watch=watch)
     else:
         reason = f"scope '{scope}' was requested"
     prog = CellProgram(source=source, filename=filename, scope=scope, scope_reason=reason)
@@ -95,7 +99,7 @@ def prepare(source: str, filename: str, namespace: dict[str, Any], scope: str) -
         prog.has_last_expr = True
     if scope == "calls":
         body = [_CallRewriter().visit(stmt) for stmt in body]
-    if scope in ("calls", "all-frames"):
+    if scope in ("watch", "calls", "all-frames"):
         mod = ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))
         prog.module_code = compile(mod, filename, "exec", dont_inherit=True)
         return prog

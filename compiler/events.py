@@ -3,9 +3,9 @@
 Holds:
 - ``TraceEvent`` and ``StructuredStream``: a ``logging.Handler`` on torch's structured-trace logger
   (``torch.__trace``, the stream tlparse reads) keeping this run's records;
-- ``BreakLog``: a handler for Dynamo's ``graph_breaks`` artifact log (see ``collectors/capture_torch.graph_break_log``);
 - ``TorchLogDiverter``: a filter on torch's own stderr handlers that moves Dynamo's warnings and
-  errors into the report instead of the user's stderr (the user's own logging is untouched);
+  errors into the report instead of the user's stderr (or copies them there, for code that compiles itself; the
+  user's own logging is untouched);
 - ``TorchWarningDiverter``: the same for ``warnings.warn`` raised from inside torch.
 
 A handler keeps the records of any thread that ``accept()`` says belongs to the run (its default: every
@@ -25,6 +25,7 @@ from typing import Any, TextIO
 import torch
 
 from ._compat import trace_log
+from .compile_ids import report_id
 
 _RESERVED = {
     "rank",
@@ -43,9 +44,7 @@ _RESERVED = {
 
 _TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
 
-__all__ = ["BreakLog", "StructuredStream", "TorchLogDiverter", "TorchWarningDiverter", "TraceEvent", "event_from_metadata"]
-
-_TAKEN = "_dynamo_explorer_taken"  # set on a record a capture handler kept; the diverter then drops it
+__all__ = ["StructuredStream", "TorchLogDiverter", "TorchWarningDiverter", "TraceEvent", "event_from_metadata"]
 
 
 @dataclass(slots=True)
@@ -95,6 +94,7 @@ class StructuredStream(logging.Handler):
         ev = event_from_metadata(getattr(record, "metadata", None) or {}, payload if isinstance(payload, str) else None)
         if ev is None:
             return
+        ev.compile_id = report_id(ev.compile_id)  # a live record: the id as the run's report names it
         self.events.append(ev)
         if self._on_event is not None:
             self._on_event(ev)
@@ -108,20 +108,6 @@ class StructuredStream(logging.Handler):
 
     def named(self, *names: str) -> list[TraceEvent]:
         return [e for e in self.events if e.name in names]
-
-
-class BreakLog(logging.Handler):
-    """Keeps ``(compile id, message)`` of each graph-break log record."""
-
-    def __init__(self) -> None:
-        super().__init__(level=logging.DEBUG)
-        self.records: list[tuple[str | None, str]] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        from ._compat import current_trace_id
-
-        setattr(record, _TAKEN, True)
-        self.records.append((current_trace_id()[0], _message(record)))
 
 
 def _message(record: logging.LogRecord) -> str:
@@ -140,35 +126,35 @@ class CapturedLog:
 
 
 class _DivertFilter(logging.Filter):
-    def __init__(self, sink: list[CapturedLog], seen: set[int], accept: Callable[[], bool] | None) -> None:
+    def __init__(self, sink: list[CapturedLog], seen: set[int], accept: Callable[[], bool] | None, divert: bool) -> None:
         super().__init__()
-        self.sink, self.seen, self.accept = sink, seen, accept
+        self.sink, self.seen, self.accept, self.divert = sink, seen, accept, divert
 
     def filter(self, record: logging.LogRecord) -> bool:
         if self.accept is not None and not self.accept():
             return True  # another thread's record: printed as usual
-        if getattr(record, _TAKEN, False):  # already in the report as what it describes
-            return False
         if id(record) not in self.seen:
             self.seen.add(id(record))
             from ._compat import current_trace_id
 
             self.sink.append(CapturedLog(record.levelname, record.name, _message(record), current_trace_id()[0]))
-        return False
+        return not self.divert
 
 
 class TorchLogDiverter:
-    """While installed, records that torch's own handlers would print go to ``self.records``."""
+    """While installed, records that torch's own handlers would print go to ``self.records``; with ``divert`` False
+    they are printed as well (the code's own compiles: what the user's log settings ask for stays on stderr)."""
 
-    def __init__(self, accept: Callable[[], bool] | None = None) -> None:
+    def __init__(self, accept: Callable[[], bool] | None = None, divert: bool = True) -> None:
         self.records: list[CapturedLog] = []
         self._installed: list[tuple[logging.Handler, logging.Filter]] = []
         self._accept = accept
+        self._divert = divert
 
     def __enter__(self) -> TorchLogDiverter:
         from torch._logging._internal import _is_torch_handler
 
-        filt = _DivertFilter(self.records, set(), self._accept)
+        filt = _DivertFilter(self.records, set(), self._accept, self._divert)
         for name, logger in list(logging.root.manager.loggerDict.items()):
             if not isinstance(logger, logging.Logger) or not name.startswith("torch") or name == trace_log.name:
                 continue

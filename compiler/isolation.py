@@ -14,6 +14,7 @@ import torch
 
 from . import _compat
 from .backend import is_explorer_backend
+from .calls_torch import compiled_backend
 from .collectors import CaptureContext
 from .options import RunOptions
 from .runner_torch import invalidate_entries, remove_helper_globals
@@ -22,10 +23,12 @@ __all__ = ["config_values", "drop_explorer_caches", "drop_import_aliases", "dyna
 
 
 def config_values(options: RunOptions, scope: str) -> dict[str, Any]:
-    """The ``torch._dynamo.config`` values a run sets."""
+    """The ``torch._dynamo.config`` values a run sets (scope ``watch``: only a ``--recompile-limit`` given)."""
+    if scope == "watch":  # the code compiles itself: its compiles run with the config it set ([Note: watch scope])
+        return {"recompile_limit": options.recompile_limit} if options.recompile_limit is not None else {}
     # a frame Dynamo cannot compile (a fake-tensor error while tracing, a recursion too deep to trace) runs
     # eagerly, so the cell behaves as plain Python and the error lands in the report; fullgraph still raises, and a
-    # callable the user compiled with their own torch.compile raises as it would without the explorer (runner._raising)
+    # callable the user compiled with their own torch.compile raises as it would without the explorer (calls.py)
     patch: dict[str, Any] = {"suppress_errors": not options.fullgraph}
     if scope != "calls":  # all-frames uses optimize(...) as a context manager, as the original torchdynamo did
         patch["raise_on_ctx_manager_usage"] = False
@@ -51,18 +54,20 @@ def dynamo_config(options: RunOptions, scope: str) -> Iterator[None]:
                 setattr(config, name, before[name])
 
 
-def drop_explorer_caches(ctx: CaptureContext) -> None:
+def drop_explorer_caches(ctx: CaptureContext, owned: Sequence[Any] = ()) -> None:
     """Forget every cache entry the explorer made, and their helper globals; keep the user's own entries (and the
     helper globals their code calls: a function the user compiled that compiled during the run keeps working).
+    ``owned``: callables a front end compiled for the run (``explore(fn)``): their entries are the explorer's too.
 
     A code whose entries all came from the explorer is reset; one that also holds entries of the user's
     own ``torch.compile`` keeps those and loses only the explorer's (``invalidate_entries``), so the
     next run compiles (and reports) again and the user's compiled function keeps its cache.
     """
     ran_ours: set[int] = set()  # the modified code of each of the explorer's entries: its helper globals go too
+    backends = [b for b in (compiled_backend(c) for c in owned) if b is not None]
     for code in ctx.codes_seen:
         entries = _compat.cache_entries(code)
-        ours = [e for e in entries if is_explorer_backend(e.backend)]
+        ours = [e for e in entries if is_explorer_backend(e.backend) or any(e.backend is b for b in backends)]
         if not ours:
             continue
         ran_ours.update(id(e.code) for e in ours if e.code is not None)

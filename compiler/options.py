@@ -20,19 +20,30 @@ from typing import Any, Literal
 
 from .errors import UsageError
 
-Scope = Literal["auto", "calls", "cell", "all-frames"]
-SCOPES = ("auto", "calls", "cell", "all-frames")
+Scope = Literal["auto", "watch", "calls", "cell", "all-frames"]
+SCOPES = ("auto", "watch", "calls", "cell", "all-frames")
 Decompile = Literal["user", "all", "none"]
 # [Note: decompile scope] depyf costs ~0.15 s per large frame (transformers' ``generate`` and ``_sample``:
 # 0.3 s of GPT-2's 0.6 s report build), and library frames are rarely read as source: by default only
 # frames of the user's code (the cell, their files) are decompiled; the bytecode listing is always there.
 DECOMPILE = ("user", "all", "none")
 #: What ``--trace-steps FRAME`` takes: a compile id (``frame/compile``) or a code's name (``forward``, ``<lambda>``).
-TRACE_FRAME = re.compile(r"^(\d+/\d+|[A-Za-z_]\w*|<[\w-]+>)$")
+TRACE_FRAME = re.compile(r"^(\d+/\d+(@\d+)?|[A-Za-z_]\w*|<[\w-]+>)$")
 TRACE_STEPS_MAX = 2000  # --trace-steps-max's default: the instructions a report keeps
 INDUCTOR_MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 
-__all__ = ["DECOMPILE", "OPTIONS", "OUTPUTS", "SCOPES", "Option", "RunOptions", "add_arguments", "check_name", "unwritable"]
+__all__ = [
+    "DECOMPILE",
+    "OPTIONS",
+    "OUTPUTS",
+    "SCOPES",
+    "Option",
+    "RunOptions",
+    "add_arguments",
+    "check_name",
+    "unwritable",
+    "watch_ignores",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +91,11 @@ class RunOptions:
             )
         if self.scope not in SCOPES:
             raise UsageError(f"unknown scope '{self.scope}': use one of {', '.join(SCOPES)}")
+        if self.scope == "watch" and self.override_compile_options:
+            raise UsageError(
+                "--override-compile-options makes the explorer compile what your code compiled, and --scope watch "
+                "compiles nothing of its own: drop one of them"
+            )
         if self.recompile_limit is not None and (not isinstance(self.recompile_limit, int) or self.recompile_limit < 1):
             raise UsageError(f"recompile limit must be a positive integer, got {self.recompile_limit!r}")
         if self.decompile not in DECOMPILE:
@@ -164,11 +180,14 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "scope",
         "--scope",
-        "calls: torch.compile on each function and nn.Module the cell (the script's top level) "
-        "calls, the rest (imports, model construction, library calls) runs as plain Python; cell: compile the "
-        "top-level code as one frame; auto (default): calls when it calls a function or module of its own, else "
-        "cell; all-frames (opt-in): compile every Python frame that runs, library __init__s included, which is "
-        "not what torch.compile does",
+        "watch: the cell (the script's top level) compiles itself with its own torch.compile calls; nothing is added, "
+        "every compile Dynamo makes is shown as it happens; calls: torch.compile on each function and nn.Module the "
+        "cell calls, the rest (imports, model construction, library calls) runs as plain Python; cell: compile the "
+        "top-level code as one frame; auto (default): watch when the code compiles itself (it mentions torch.compile, "
+        "model.compile, torch._dynamo.optimize or explain, set_stance, error_on_graph_break, compiled autograd or "
+        "torch.export, or calls something already compiled), else calls when it calls a function or module of its "
+        "own, else cell; all-frames (opt-in): compile every Python frame that runs, library __init__s included, "
+        "which is not what torch.compile does",
         "--scope cell",
         metavar="SCOPE",
     ),
@@ -300,6 +319,21 @@ def add_arguments(add: Callable[..., Any], command: str) -> None:
             if opt.type is not None:
                 kwargs["type"] = opt.type
         add(opt.flag, help=f"{opt.help}. Example: {example}".replace("%", "%%"), **kwargs)  # argparse formats help with %
+
+
+def watch_ignores(options: RunOptions) -> list[str]:
+    """The options given (not torch's defaults) that scope ``watch`` does not apply: those of the explorer's own
+    compiles, which it makes none of (``--backend`` other than inductor, ``--mode``, ``--dynamic``, ``--fullgraph``)."""
+    given = []
+    if options.backend != "inductor":
+        given.append(f"--backend {options.backend}")
+    if options.mode is not None:
+        given.append(f"--mode {options.mode}")
+    if options.dynamic is not None:
+        given.append("--dynamic" if options.dynamic else "--no-dynamic")
+    if options.fullgraph:
+        given.append("--fullgraph")
+    return given
 
 
 def unwritable(path: str, flag: str) -> str | None:

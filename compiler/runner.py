@@ -23,7 +23,6 @@ import builtins
 import contextlib
 import itertools
 import linecache
-import os
 import platform
 import time
 import types
@@ -34,37 +33,28 @@ from typing import Any
 import torch
 
 from . import _compat
-from .backend import ExplorerBackend, explorer_backend, set_capture
+from .backend import explorer_backend
 from .baseline import CallTimer, EagerCalls, baseline
 from .calls import CALL_NAME, CallCompiler, run_settings
-from .calls_torch import UserCompile
 from .cell import ANCHOR_NAME, OUT_NAME, UNBOUND, UNBOUND_NAME, CellProgram, prepare
 from .collectors import DEFAULT_COLLECTORS, CaptureContext, Collector, ordered
 from .collectors.base import gc_paused
 from .collectors.dispatch import Dispatcher
 from .isolation import config_values, drop_explorer_caches, drop_import_aliases, dynamo_config
 from .model import CompileReport, ErrorInfo
-from .options import RunOptions
+from .options import RunOptions, watch_ignores
 from .reset import forget_file
-from .runner_torch import never_trace, skip_frame_but_not_callees
+from .runner_torch import frames_hidden, never_trace, skip_frame_but_not_callees
 from .schema import report_errors
+from .user_code import EXPLORER_FILES, is_explorer_file
 
 __all__ = ["CellRun", "Progress", "run_cell"]
 
 _cell_counter = itertools.count(1)
 
 # Dynamo never traces the explorer's own code (its hooks can run while frame evaluation is live): every module of
-# compiler/ and kernel_ext/, for the life of the process (they are never the user's code: cell.is_user_file)
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-never_trace(
-    [
-        path
-        for folder in ("compiler", "compiler/collectors", "compiler/schema", "kernel_ext")
-        for name in sorted(os.listdir(os.path.join(_ROOT, folder)))
-        if name.endswith(".py")
-        for path in {os.path.join(_ROOT, folder, name), os.path.realpath(os.path.join(_ROOT, folder, name))}
-    ]
-)
+# compiler/ and kernel_ext/, subfolders included, for the life of the process (they are never the user's code)
+never_trace(list(EXPLORER_FILES))
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +91,7 @@ def run_cell(
     before: dict[str, Any] | None = None,
     before_from: str | None = None,
     fix: Any = None,
+    owned: Sequence[Any] = (),
 ) -> CellRun:
     """Run ``source`` in ``namespace`` under TorchDynamo and return a ``CellRun``.
 
@@ -111,6 +102,8 @@ def run_cell(
     (``collectors.REGISTRY``); they run in the order their ``requires`` give (``collectors.ordered``).
     With ``options.try_fix`` the cell runs with that fix of the ``before`` report applied (``before_from``
     says where that report came from); without ``before`` it runs first as it is ([Note: try a fix]).
+    ``owned``: callables a front end compiled for this run (``explore(fn)``'s ``torch.compile(fn, ...)``): the cache
+    entries they make are dropped afterwards, as the explorer's own are (``isolation.drop_explorer_caches``).
     """
     options = (options or RunOptions()).validate()
     if options.try_fix is not None and fix is None:
@@ -127,12 +120,13 @@ def run_cell(
             on_progress=on_progress,
             label_file=label_file,
             collectors=collectors,
+            owned=owned,
         )
     if filename is None:
         filename = f"<dynamo-cell-{next(_cell_counter)}>"
     if filename not in linecache.cache:
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    program = prepare(source, filename, namespace, options.scope)
+    program = prepare(source, filename, namespace, options.scope, watch=not options.override_compile_options)
     namespace.setdefault("__builtins__", builtins)
 
     aliases_before = frozenset(n for n in namespace if n.startswith(_compat.IMPORT_ALIAS_PREFIX))
@@ -165,11 +159,10 @@ def run_cell(
                 except Exception as exc:  # noqa: BLE001 - a torch without what one collector needs: the rest run
                     ctx.hook_failures.append((c.name, "install", exc))
             stack.enter_context(hooks.install())
+            stack.enter_context(frames_hidden(is_explorer_file, filename))
             stack.enter_context(dynamo_config(options, program.scope))
             if fix is not None:  # --try: applied for this run only, put back also when the cell raises
                 stack.enter_context(fix.applied(namespace))
-            set_capture(hooks)
-            stack.callback(set_capture, None)
             try:
                 _execute(program, namespace, options, hooks, scaffold)
             finally:
@@ -179,11 +172,20 @@ def run_cell(
         exception = _trim_traceback(exc, filename)
         value = None
     finally:
-        drop_explorer_caches(ctx)
+        drop_explorer_caches(ctx, owned)
         scopes = [(namespace, aliases_before), *(scaffold.calls.globals_before.values() if scaffold.calls else ())]
         drop_import_aliases(ctx, scopes)
     report.timings["wall_s"] = time.perf_counter() - started
     report.resets = ctx.resets
+    if program.scope == "watch":  # the backends the code's own compiles used ([Note: watch scope] in calls.py)
+        report.backend = ", ".join(ctx.backends) or "none (nothing was compiled)"
+        not_applied = watch_ignores(options)
+        if not_applied:
+            report.diagnose(
+                "options_not_applied",
+                f"{', '.join(not_applied)}: not applied: the code compiles itself (scope watch), each compile with its "
+                "own torch.compile options; --override-compile-options compiles it with this line's options instead",
+            )
     if scaffold.calls is not None:
         report.scope_reason = f"{program.scope_reason}. {scaffold.calls.summary()}"
         report.callees = scaffold.calls.callees()
@@ -256,27 +258,19 @@ class _Scaffold:
 def _execute(
     program: CellProgram, namespace: dict[str, Any], options: RunOptions, hooks: Dispatcher, scaffold: _Scaffold
 ) -> None:
-    backend = explorer_backend(options.backend, options.mode, options.dynamic)
-    watch = {"guard_export_fn": hooks.guard_export_fn(), "guard_fail_fn": hooks.guard_fail_fn()}
-    optimize = torch._dynamo.optimize(backend, nopython=options.fullgraph, dynamic=options.dynamic, **watch)
     started = time.perf_counter()
     try:
+        if program.scope == "watch":  # [Note: watch scope] in calls.py: the code compiles itself, nothing is added
+            assert program.module_code is not None
+            exec(program.module_code, namespace)  # noqa: S102 - running the user's cell is the point
+            return
+        backend = explorer_backend(options.backend, options.mode, options.dynamic)
+        optimize = torch._dynamo.optimize(backend, nopython=options.fullgraph, dynamic=options.dynamic)
         if program.scope == "calls":  # [Note: calls scope] in calls.py
             assert program.module_code is not None
-            theirs: dict[int, Callable[[Any], Any]] = {}  # one optimize(...) per user compile, for this run
-
-            def optimizer(user: UserCompile | None) -> Callable[[Any], Any]:
-                chosen: Callable[[Any], Any] = optimize
-                if user is not None:  # the callable's own torch.compile options ([Note: calls scope])
-                    key = id(user.backend)
-                    if key not in theirs:
-                        wrapping = ExplorerBackend.wrapping(user.backend_name, user.backend)
-                        theirs[key] = _raising(torch._dynamo.optimize(wrapping, **user.optimize_kwargs(), **watch))
-                    chosen = theirs[key]
-                return scaffold.fix.optimize(chosen) if scaffold.fix is not None else chosen
-
+            chosen = scaffold.fix.optimize(optimize) if scaffold.fix is not None else optimize
             scaffold.calls = CallCompiler(
-                optimizer,
+                chosen,
                 fresh=options.fresh,
                 timer=scaffold.timer,
                 override=options.override_compile_options,
@@ -301,22 +295,6 @@ def _execute(
         scaffold.ran_s = time.perf_counter() - started
 
 
-def _raising(optimize: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """``optimize`` whose compiled callables run with Dynamo's default ``suppress_errors=False``: the user's own
-    ``torch.compile`` result raises what it raises without the explorer (the run suppresses errors: ``isolation.dynamo_config``)."""
-
-    def compile_raising(target: Any) -> Any:
-        compiled = optimize(target)
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            with torch._dynamo.config.patch(suppress_errors=False):
-                return compiled(*args, **kwargs)
-
-        return call
-
-    return compile_raising
-
-
 def _run_plain(program: CellProgram, namespace: dict[str, Any], timer: CallTimer) -> tuple[float, BaseException | None]:
     """Run the cell again without Dynamo (``--compare-eager``); its wall time and exception, if any."""
     scaffold = _Scaffold()
@@ -332,6 +310,10 @@ def _run_plain(program: CellProgram, namespace: dict[str, Any], timer: CallTimer
             elif program.scope == "all-frames":
                 assert program.module_code is not None
                 exec(program.module_code, namespace)  # noqa: S102 - running the user's cell is the point
+            elif program.scope == "watch":  # the cell's own torch.compile calls run eagerly: Dynamo is off
+                assert program.module_code is not None
+                with torch._dynamo.config.patch(disable=True):
+                    exec(program.module_code, namespace)  # noqa: S102 - running the user's cell is the point
             else:
                 assert program.function_code is not None
                 _cell_function(program, namespace, scaffold)()
@@ -364,12 +346,20 @@ def _restore_namespace(program: CellProgram, namespace: dict[str, Any], scaffold
 
 
 def _trim_traceback(exc: BaseException, filename: str) -> BaseException:
-    """Start the traceback at the cell's own code, as a plain cell's traceback does."""
+    """Start the traceback at the cell's own code, as a plain cell's traceback does, and leave out the explorer's own
+    frames below it (the seams a backend's error passes through, the wrapper of a compiled callee)."""
     tb = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename != filename:
         tb = tb.tb_next
-    if tb is not None:
-        exc.__traceback__ = tb
+    if tb is None:
+        return exc
+    exc.__traceback__ = tb
+    while tb is not None:
+        nxt = tb.tb_next
+        while nxt is not None and nxt.tb_next is not None and is_explorer_file(nxt.tb_frame.f_code.co_filename):
+            nxt = nxt.tb_next
+        tb.tb_next = nxt
+        tb = nxt
     return exc
 
 

@@ -1,5 +1,6 @@
 """Dynamo's internals the run itself touches (not a collector): its frame evaluation kept off the explorer's own
-files (``never_trace``, ``runner.py``), a frames-scope cell's module code left uncompiled while what it calls compiles
+files (``never_trace``, ``runner.py``), the explorer's frames kept out of the user stacks Dynamo prints
+(``frames_hidden``, ``runner.py``), a frames-scope cell's module code left uncompiled while what it calls compiles
 (``skip_frame_but_not_callees``, ``runner.py``), and after the run the explorer's cache entries invalidated and
 their helper globals removed (``invalidate_entries``, ``remove_helper_globals``, ``isolation.py``).
 
@@ -11,10 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["invalidate_entries", "never_trace", "remove_helper_globals", "skip_frame_but_not_callees"]
+__all__ = ["frames_hidden", "invalidate_entries", "never_trace", "remove_helper_globals", "skip_frame_but_not_callees"]
 
 
 def never_trace(filenames: list[str]) -> None:
@@ -28,6 +29,35 @@ def never_trace(filenames: list[str]) -> None:
     from torch._dynamo import trace_rules
 
     trace_rules.FORCE_SKIP_FILES.update(filenames)
+
+
+@contextlib.contextmanager
+def frames_hidden(hidden: Callable[[str], bool], cell: str) -> Iterator[None]:
+    """While open, the user stacks Dynamo prints and records (a graph break's ``User code traceback`` in
+    ``TORCH_LOGS=graph_breaks`` and in the ``dynamo_graph_break_reason`` artifact, the stack of an error it raises)
+    leave out every frame of a file ``hidden`` names (the explorer's own) and, when the cell's file ``cell`` is on the
+    stack, every frame outside its outermost one (what ran the cell: the CLI, IPython, the explorer), as
+    ``python SCRIPT.py`` would show them.
+
+    2.11 to 2.15: ``torch._dynamo.exc.get_stack_above_dynamo`` returns ``filter_stack(<the Python stack>)``, looking
+    ``filter_stack`` up in the module's globals; it is wrapped there, and put back unless replaced since."""
+    from torch._dynamo import exc
+
+    original = exc.filter_stack
+
+    def filter_stack(stack: Any) -> Any:
+        kept = original(stack)
+        outermost = next((i for i, fs in enumerate(kept) if fs.filename == cell), 0)
+        out = type(kept)()
+        out.extend(fs for fs in list(kept)[outermost:] if not hidden(fs.filename))
+        return out
+
+    exc.filter_stack = filter_stack
+    try:
+        yield
+    finally:
+        if exc.filter_stack is filter_stack:
+            exc.filter_stack = original
 
 
 def invalidate_entries(entries: list[Any], reason: str) -> None:

@@ -1,6 +1,7 @@
 """One-line text summary of a report: the ``text/plain`` of every bundle and the CLI's output.
 
-Example: ``dynamo: 3 frames · 3 graphs · 1 graph break (line 4) · 1 recompile · 12.3 s compile``; a break met by
+Example: ``dynamo: 3 frames · 3 graphs · 1 graph break (line 4) · 1 recompile · 12.3 s compile`` (scope ``watch``:
+``dynamo: watching your torch.compile calls · 3 frames · ...``); a break met by
 several compiles is counted once among the distinct ones: ``4 graph breaks (2 distinct; lines 6, 8)``. With
 ``--profile`` the line ends with the run split and the captured-op coverage, with ``--compare-eager`` the
 speedup: ``· run 30.0 ms compiled / 20.0 ms eager / 950 ms compile · 69% of ops captured · 2.50× vs eager``.
@@ -18,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "WATCHING",
     "callee_text",
     "counts",
     "cudagraphs_line",
@@ -62,9 +64,14 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+#: what scope ``watch`` does, in the header's words (the renderer's header.ts writes the same)
+WATCHING = "watching your torch.compile calls"
+
+
 def one_line(report: dict[str, Any]) -> str:
     c = counts(report)
-    parts = [_plural(c["frames"], "frame"), _plural(c["graphs"], "graph")]
+    parts = [WATCHING] if report.get("scope") == "watch" else []
+    parts += [_plural(c["frames"], "frame"), _plural(c["graphs"], "graph")]
     if c["graph_breaks"]:
         lines = sorted(
             {b["line"] for f in report["frames"] for b in f["graph_breaks"] if b["line"] is not None and f["code"]["in_cell"]}

@@ -2,7 +2,9 @@
 
 ``is_user_file(filename)``: True for exec'd and IPython cell code (``<...>``) and for any file outside the
 standard library, the installed packages, Python's prefixes and the explorer's own code. The calls scope, the
-frames, the sources and the fixes all ask it; it imports nothing of the explorer.
+frames, the sources and the fixes all ask it; it imports nothing of the explorer. ``is_explorer_file(filename)``:
+a module of the explorer's own (``compiler/``, ``kernel_ext/``, any folder below them), never traced by Dynamo and
+never shown in a user stack; ``EXPLORER_FILES`` lists them.
 """
 
 from __future__ import annotations
@@ -11,9 +13,17 @@ import os
 import sys
 import sysconfig
 
-__all__ = ["is_user_file"]
+__all__ = ["EXPLORER_FILES", "is_explorer_file", "is_user_file"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+#: the explorer's own packages, each with its real path
+_EXPLORER_DIRS = tuple(
+    {
+        d
+        for p in (_HERE, os.path.join(os.path.dirname(_HERE), "kernel_ext"))
+        for d in (os.path.abspath(p) + os.sep, os.path.realpath(p) + os.sep)
+    }
+)
 _LIBRARY_DIRS = tuple(
     os.path.realpath(p) + os.sep
     for p in {
@@ -25,6 +35,26 @@ _LIBRARY_DIRS = tuple(
         _HERE,  # the explorer's own code is never the user's, even from a checkout (an editable install)
         os.path.join(os.path.dirname(_HERE), "kernel_ext"),
     }
+)
+
+
+def is_explorer_file(filename: str | None) -> bool:
+    """Is ``filename`` a module of the explorer's own (``compiler/``, ``kernel_ext/``, their subfolders)?"""
+    return bool(filename) and str(filename).startswith(_EXPLORER_DIRS)
+
+
+#: every Python file of the explorer's packages, subfolders included, by its path and its real path
+EXPLORER_FILES: tuple[str, ...] = tuple(
+    sorted(
+        {
+            path
+            for root in _EXPLORER_DIRS
+            for folder, _, names in os.walk(root)
+            for name in names
+            if name.endswith(".py")
+            for path in (os.path.join(folder, name), os.path.realpath(os.path.join(folder, name)))
+        }
+    )
 )
 
 

@@ -8,9 +8,10 @@
 
 Contents:
 - ``explore(fn, **torch_compile_kwargs)``: a callable that compiles ``fn`` exactly as
-  ``torch.compile(fn, **torch_compile_kwargs)`` would (the very ``torch.compile`` call makes the wrapper; the run
-  keeps its options, [Note: calls scope] in compiler/calls.py), calls it with the arguments given, and returns an
-  ``Exploration``. When ``fn`` raises, the exception propagates as from a plain call, and the run's report is
+  ``torch.compile(fn, **torch_compile_kwargs)`` would (the very ``torch.compile`` call makes the wrapper, and the run
+  calls it as it is, watching its compiles: [Note: calls scope] in compiler/calls.py), calls it with the arguments
+  given, and returns an ``Exploration``. The cache entries that call made are dropped afterwards, so the next
+  ``explore(fn)`` compiles (and reports) again. When ``fn`` raises, the exception propagates as from a plain call, and the run's report is
   kept as ``explore.last``.
 - ``explore.capture(**torch_compile_kwargs)``: a context manager for code that is not one call: the with-block's
   body runs as a ``%%dynamo`` cell would (scope ``auto``: what the body calls is compiled, [Note: calls scope]),
@@ -94,7 +95,7 @@ class _Explore:
         source = f"{name}(*args, **kwargs)\n"
         namespace: dict[str, Any] = {name: compiled, "args": args, "kwargs": kwargs}
         try:
-            run = run_cell(source, namespace, options, filename=f"<explore-{next(_counter)}>")
+            run = run_cell(source, namespace, options, filename=f"<explore-{next(_counter)}>", owned=(compiled,))
         finally:
             namespace.clear()
         keep_parts(run.parts)

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from compiler.schema import PANE_TITLES, PANES
 from compiler.summary import (
     RUNS_PLAIN,
+    WATCHING,
     callee_text,
     cudagraphs_line,
     distinct_breaks,
@@ -136,9 +137,10 @@ def _header(report: dict) -> str:
     opts = report.get("options") or {}
     timings = report.get("timings") or {}
     flags = [f"{k}={v}" for k, v in opts.items() if k not in ("backend", "scope") and v not in (None, False)]
+    watching = f": {WATCHING}" if report.get("scope") == "watch" else ""
     meta = [
         f"backend <b>{_e(report.get('backend'))}</b>",
-        f'scope <b>{_e(report.get("scope"))}</b> <span class="dx-meta">({_e(report.get("scope_reason"))})</span>',
+        f'scope <b>{_e(report.get("scope"))}</b>{_e(watching)} <span class="dx-meta">({_e(report.get("scope_reason"))})</span>',
         f"device {_e(report.get('device'))}",
         f"torch {_e(report.get('torch_version'))} · Python {_e(report.get('python_version'))}",
     ]

@@ -16,13 +16,13 @@ what every part of a run shares: the cell, the options, the compiles this run sa
 [Note: zero-cost capture] Once any handler listens on ``torch.__trace``, torch builds every structured
 payload of every compile (tensor descriptions, config dumps, readable graphs, guard trees): 1.03-1.14x
 on a compile, measured (BENCHMARKS.md). So frames, graphs, guards, breaks, recompiles, symbols and
-phase times come from hooks that cost nothing until Dynamo calls them: the bytecode hook, the backend,
-``guard_export_fn``/``guard_fail_fn``, the compile start/end callbacks, the ``CompilationMetrics``
-Dynamo always records, the phase starts and ends its ``ChromiumEventLogger`` always logs (wrapped for
-the run: [Note: compile phases] in timings.py), the cache entries' guard managers and the
-``graph_breaks`` log (built only when a break happens). The structured stream carries what exists nowhere else (AOT graphs, inductor's
-output code); it is listened to only while an AOT-based backend compiles (``needs_trace``): inside the
-explorer backend's call (``backend_window``) and during a lazy backward compile. Listening through a
+phase times come from hooks that cost nothing until Dynamo calls them: the bytecode hook, the backend call,
+the guard build and the recompile explanation (``observe_torch.py``), the compile start/end callbacks, the
+``CompilationMetrics`` Dynamo always records, the phase starts and ends its ``ChromiumEventLogger`` always logs
+(wrapped for the run: [Note: compile phases] in timings.py), the cache entries' guard managers and the graph-break
+artifact (listened to for that one call, when a break happens). The structured stream carries what exists nowhere
+else (AOT graphs, inductor's output code); it is listened to only while an AOT-based backend compiles
+(``needs_trace``): inside the backend's call (``backend_window``) and during a lazy backward compile. Listening through a
 whole aot_eager run cost 1.11x on the toy_example, measured; inside the window the rest of Dynamo's
 compile builds no payloads.
 """
@@ -40,6 +40,9 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
+from torch._dynamo.utils import get_compilation_metrics
+
+from .. import compile_ids
 from ..cell import CellProgram
 from ..model import CompileReport, DynamoReset, PartCut
 from ..options import RunOptions
@@ -96,22 +99,25 @@ class Collector:
         """The bytecode hook: a frame compiled, with its original and modified code."""
 
     def on_graph(self, ctx: CaptureContext, compile_id: str, gm: Any, example_inputs: list[Any]) -> None:
-        """The explorer backend got a graph, before the real backend could change it."""
+        """Dynamo hands a graph to a backend (any backend: ``observe_torch.backend_calls``), before the backend can
+        change it."""
 
     def backend_window(self, ctx: CaptureContext) -> AbstractContextManager[Any]:
-        """Entered while the real backend compiles a graph (inside the explorer backend's call)."""
+        """Entered while the backend compiles a graph (``ctx.compiling_backend`` names it)."""
         return contextlib.nullcontext()
 
     def on_compiled(self, ctx: CaptureContext, compile_id: str, compiled_fn: Callable[..., Any]) -> Callable[..., Any]:
-        """The real backend returned ``compiled_fn`` for a graph: return what Dynamo calls instead (a wrapper)
+        """The backend returned ``compiled_fn`` for a graph: return what Dynamo calls instead (a wrapper)
         or ``compiled_fn`` itself. Chained through the collectors that declare it, in their order."""
         return compiled_fn
 
     def on_guards(self, ctx: CaptureContext, compile_id: str, guards: Any) -> None:
-        """``guard_export_fn``: the frame's ``GuardsSet`` (cleared by Dynamo afterwards: copy now)."""
+        """A cache entry's ``GuardsSet``, as ``guard_export_fn`` would get it (``observe_torch.guard_builds``;
+        cleared by Dynamo afterwards: copy now)."""
 
     def on_guard_failure(self, ctx: CaptureContext, compile_id: str, failure: Any) -> None:
-        """``guard_fail_fn``: why cache entries failed, called under the NEW compile id."""
+        """An old cache entry Dynamo explains while deciding to recompile (``observe_torch.FailedEntry``), called
+        under the NEW compile id."""
 
 
 #: The hook methods of ``Collector``; a collector declares a hook by overriding it.
@@ -170,6 +176,12 @@ class CaptureContext:
     fullgraph_codes: set[tuple[str, str, int]] = field(default_factory=set)
     #: every ``torch._dynamo.reset()`` the cell made (dispatch.py), in order
     resets: list[DynamoReset] = field(default_factory=list)
+    #: how many of those came after a compile of the run: the ``@n`` of the ids compiled now
+    #: ([Note: compile ids after a reset] in compile_ids.py)
+    epoch: int = 0
+    #: per epoch after the first, the compilation metrics Dynamo held when it began (by ``id``): a record not among
+    #: them is of that epoch or a later one (``metric_id``)
+    epoch_marks: list[set[int]] = field(default_factory=list)
     #: the cell's exception, set before ``finalize``
     exception: BaseException | None = None
     #: artifacts kept whole beyond the report's caps, by ``PartCut.key`` (``keep_part``; ``CellRun.parts``)
@@ -177,9 +189,11 @@ class CaptureContext:
     _collectors: dict[str, Collector] = field(default_factory=dict)
     _reading: Collector | None = None
 
-    #: the backend compiling now (its name), set by the dispatcher for the backend's window: a callable the user
-    #: compiled with their own torch.compile keeps its own backend ([Note: calls scope] in calls.py)
+    #: the backend compiling now (its name), set by the dispatcher for the backend's window: a compile the user's
+    #: own torch.compile made has its own backend ([Note: one capture path] in dispatch.py)
     compiling_backend: str | None = None
+    #: every backend a graph of the run went to, by name, in first-use order (scope watch names them in the header)
+    backends: list[str] = field(default_factory=list)
 
     @property
     def needs_trace(self) -> bool:
@@ -215,6 +229,23 @@ class CaptureContext:
         key = f"{uuid.uuid4().hex}:{part}:{compile_id}"  # no other run's, in any process
         self.parts[key] = whole
         report.parts_cut.append(PartCut(key=key, part=part, compile_id=compile_id, kept=kept, total=len(whole)))
+
+    def new_epoch(self) -> None:
+        """A reset after the run compiled: what compiles from now on carries the next ``@n``."""
+        self.epoch += 1
+        self.epoch_marks.append({id(m) for m in get_compilation_metrics()})
+        compile_ids.set_epoch(self.epoch)
+
+    def report_id(self, compile_id: Any) -> str:
+        """The report's id of a compile Dynamo still keeps as the run ends (a cache entry's): of the last epoch."""
+        return str(compile_ids.report_id(str(compile_id), self.epoch))
+
+    def metric_id(self, metric: Any) -> str | None:
+        """The report's id of one of Dynamo's ``CompilationMetrics`` records, by the epoch it was recorded in."""
+        if metric.compile_id is None:
+            return None
+        epoch = sum(1 for mark in self.epoch_marks if id(metric) not in mark)
+        return compile_ids.report_id(str(metric.compile_id), epoch)
 
     def claim_thread(self) -> None:
         """The calling thread runs the run's compiled code: what it compiles is the run's."""

@@ -1,13 +1,13 @@
 """The records torch keeps of every compile whether or not anyone listens, as the collectors read them
-([Note: zero-cost capture] in ``collectors/base.py``): Dynamo's compile start / end callbacks and its frame numbering (``dispatch.py``),
+([Note: zero-cost capture] in ``collectors/base.py``): Dynamo's compile start / end callbacks (``dispatch.py``),
 the chromium events of its timed phases (``timings.py``), its compilation metrics and the codes it was called on
-(``frames.py``) and its ``graph_breaks`` log (``graph_breaks.py``); each with the probes of torch it needs.
+(``frames.py``); each with the probes of torch it needs. The seams that observe each compile's graph, guards,
+recompile explanations and graph breaks are ``observe_torch.py``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import logging
 import types
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -15,14 +15,14 @@ from typing import Any
 import torch
 import torch._dynamo
 
+from ..compile_ids import report_id
+
 __all__ = [
     "chromium_events",
     "codes_dynamo_saw",
     "compilation_metrics_window",
     "compile_callbacks",
-    "continue_frame_numbering",
     "frames_numbered",
-    "graph_break_log",
 ]
 
 
@@ -53,11 +53,11 @@ def compile_callbacks(
     # compile holds (a deadlock, seen with --profile). The callbacks run with Dynamo off.
     @torch._dynamo.disable(recursive=True)
     def start(args: Any) -> None:
-        on_start(str(args.compile_id), args.callback_trigger.name)
+        on_start(str(report_id(str(args.compile_id))), args.callback_trigger.name)
 
     @torch._dynamo.disable(recursive=True)
     def end(args: Any) -> None:
-        on_end(str(args.compile_id), args.callback_trigger.name)
+        on_end(str(report_id(str(args.compile_id))), args.callback_trigger.name)
 
     def register() -> None:
         if start not in handler.start_callbacks:
@@ -99,13 +99,6 @@ def frames_numbered() -> int:
     return int(convert_frame.FRAME_COUNTER)
 
 
-def continue_frame_numbering(next_id: int) -> None:
-    """Let Dynamo's next new frame be ``next_id/0`` (``torch._dynamo.reset()`` restarts the count at 0)."""
-    from torch._dynamo import convert_frame
-
-    convert_frame.FRAME_COUNTER = max(int(convert_frame.FRAME_COUNTER), next_id)
-
-
 @contextlib.contextmanager
 def chromium_events(record: Callable[[str, str, int, str | None, str | None], None]) -> Iterator[None]:
     """Hand each compile event Dynamo's one ``ChromiumEventLogger`` logs to ``record`` while open.
@@ -132,7 +125,7 @@ def chromium_events(record: Callable[[str, str, int, str | None, str | None], No
 
     def _cid(metadata: dict[str, Any]) -> str | None:
         cid = metadata.get("compile_id")
-        return None if cid is None or cid == "None" else str(cid)
+        return None if cid is None or cid == "None" else report_id(str(cid))
 
     def log_event_start(event_name: str, time_ns: int, metadata: dict[str, Any], *args: Any, **kwargs: Any) -> None:
         start(event_name, time_ns, metadata, *args, **kwargs)
@@ -196,45 +189,3 @@ def codes_dynamo_saw() -> list[types.CodeType]:
     from torch._dynamo import convert_frame
 
     return [c for c in (ref() for ref in list(convert_frame.input_codes.seen)) if c is not None]
-
-
-_GRAPH_BREAK_LOGGERS = ("torch._dynamo.symbolic_convert", "torch._dynamo.convert_frame")
-
-
-class _EveryBreak:
-    """Stands in for ``graph_break_dup_warning_checker``: every break is logged with its user stack."""
-
-    def add(self, key: Any) -> bool:
-        return True
-
-    def reset(self) -> None:
-        return None
-
-
-@contextlib.contextmanager
-def graph_break_log(handler: logging.Handler) -> Iterator[None]:
-    """Route Dynamo's ``graph_breaks`` artifact log (what ``TORCH_LOGS=graph_breaks`` prints) to ``handler``.
-
-    The message is the same text as the ``dynamo_graph_break_reason`` structured artifact, built only
-    when a break happens. Dynamo prints a break's user stack once per process and location; while
-    installed, every break keeps its stack and the user's own de-duplication state is left untouched.
-    """
-    from torch._dynamo import symbolic_convert
-
-    loggers = [logging.getLogger(f"{name}.__graph_breaks") for name in _GRAPH_BREAK_LOGGERS]
-    saved = [(lg, lg.level, lg.propagate) for lg in loggers]
-    checker = symbolic_convert.graph_break_dup_warning_checker
-    for lg in loggers:
-        lg.addHandler(handler)
-        if not lg.isEnabledFor(logging.DEBUG):  # not asked for by the user: enable it for us alone
-            lg.setLevel(logging.DEBUG)
-            lg.propagate = False
-    symbolic_convert.graph_break_dup_warning_checker = _EveryBreak()  # type: ignore[assignment]  # duck-typed: add() and reset()
-    try:
-        yield
-    finally:
-        symbolic_convert.graph_break_dup_warning_checker = checker
-        for lg, level, propagate in saved:
-            lg.removeHandler(handler)
-            lg.setLevel(level)
-            lg.propagate = propagate

@@ -13,9 +13,10 @@ DDPOptimizer names them), and the split graph that calls them in turn is kind ``
 One builder for both sources: DDPOptimizer's own structured events, ``optimize_ddp_split_graph`` (the split
 graph, its pieces nested in it) and ``optimize_ddp_split_child`` (each piece, ``{"name": "submod_0"}``), read
 from a ``TORCH_TRACE`` log (``compiler/trace/build.py``) or, live, teed from ``trace_structured`` in
-DDPOptimizer's module while the cell runs (its payload is built then only for these two events). Live, the
-pieces' graphs are those the explorer's backend recorded (``fx_graphs``), and the whole graph is recorded once
-``compile_fn`` has split it (only then), with DDPOptimizer's ``bucket_bytes_cap`` (a trace does not hold the cap).
+DDPOptimizer's module while the cell runs (its payload is built then only for these two events). Live, the whole
+graph is the one Dynamo handed to the backend (``fx_graphs``: ``DDPOptimizer.compile_fn`` is that backend), and the
+pieces' graphs are recorded as ``compile_fn`` hands each to the real backend, kept only when it did split, with
+DDPOptimizer's ``bucket_bytes_cap`` (a trace does not hold the cap).
 """
 
 from __future__ import annotations
@@ -120,7 +121,6 @@ class _Split:
     """One ``DDPOptimizer.compile_fn`` call of the run that split its graph."""
 
     compile_id: str
-    whole: GraphRecord
     pieces: list[GraphRecord]
     events: list[tuple[str, str | None, str]] = field(default_factory=list)  # (event, piece name, payload)
     bucket_cap_bytes: int | None = None
@@ -164,21 +164,25 @@ class DdpSplitsCollector(Collector):
             cid = current_trace_id()[0]
             if cid is None or not ctx.watches(cid):
                 return original_compile(opt, gm, example_inputs, **kwargs)
-            before = len(fx.records)
             outer = getattr(collector._local, "events", None)
             events: list[tuple[str, str | None, str]] = []
+            pieces: list[GraphRecord] = []
+            backend = opt.backend_compile_fn
+
+            def piece(sub: Any, inputs: list[Any], **configs: Any) -> Any:
+                pieces.append(GraphRecord(cid, node_rows(sub), graph_device(inputs), readable(sub)))
+                return backend(sub, inputs, **configs)
+
             collector._local.events = events
+            opt.backend_compile_fn = piece
             try:
                 return original_compile(opt, gm, example_inputs, **kwargs)
             finally:
+                opt.backend_compile_fn = backend
                 collector._local.events = outer
-                if any(e[0] == SPLIT_GRAPH for e in events):
-                    # split: the backend got the pieces, never ``gm`` itself, which is as Dynamo traced it still
-                    whole = GraphRecord(cid, node_rows(gm), graph_device(example_inputs), readable(gm))
-                    pieces = fx.records[before:]
-                    split = _Split(cid, whole, list(pieces), events, getattr(opt, "bucket_bytes_cap", None))
-                    fx.records[before:] = [whole, *pieces]  # the whole graph first, as Dynamo traced it
-                    collector.splits.append(split)
+                if any(e[0] == SPLIT_GRAPH for e in events):  # split: the backend got the pieces, never ``gm`` itself
+                    fx.records.extend(pieces)  # after the whole graph, as Dynamo traced it
+                    collector.splits.append(_Split(cid, pieces, events, getattr(opt, "bucket_bytes_cap", None)))
 
         optimizer.compile_fn = compile_fn
         distributed.trace_structured = tee

@@ -105,7 +105,7 @@ class DispatchViewCollector(Collector):
         for code in ctx.codes_seen:
             cached = []
             for entry in _compat.cache_entries(code):
-                cid = str(getattr(entry, "compile_id", ""))
+                cid = ctx.report_id(getattr(entry, "compile_id", ""))
                 valid = dispatch_view_torch.entry_is_valid(entry)
                 cached.append(_Cached(cid, valid, None if cid in ours or not valid else entry.guard_manager))
             self.caches.append((code, cached))

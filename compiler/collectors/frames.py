@@ -13,7 +13,7 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from .. import _compat
+from .. import _compat, compile_ids
 from ..bytecode import decompile, instruction_rows
 from ..model import CodeInfo, CompileReport, Frame
 from ..user_code import is_user_file
@@ -27,7 +27,7 @@ def _metrics_by_id(ctx: CaptureContext, metrics: list[Any]) -> dict[str, Any]:
     known = set(ctx.compile_ids) | {rec.compile_id for rec in ctx.get(LogsCollector).records if rec.compile_id}
     out: dict[str, Any] = {}
     for m in metrics:
-        cid = str(m.compile_id) if m.compile_id is not None else None
+        cid = ctx.metric_id(m)
         if cid is not None and cid in known and m.is_forward is not False and not m.is_runtime:
             out[cid] = m
     return out
@@ -94,6 +94,29 @@ class FramesCollector(Collector):
                     ctx.options.decompile, rec, len(frame.modified_bytecode)
                 )
             report.frames.append(frame)
+        _name_refused(report)
+
+
+def _name_refused(report: CompileReport) -> None:
+    """A compile Dynamo refused before it began (``recompile_limit`` hit) records no code; its frame id is that of
+    the code's other compiles (Dynamo numbers a code's compiles ``N/0``, ``N/1``, ...): name it after them."""
+    known: dict[tuple[str, int], CodeInfo] = {}
+    for f in report.frames:
+        if f.code.name != "?":
+            dynamo, epoch = compile_ids.split(f.compile_id)
+            known.setdefault((dynamo.rsplit("/", 1)[0], epoch), f.code)
+    for f in report.frames:
+        if f.code.name == "?":
+            dynamo, epoch = compile_ids.split(f.compile_id)
+            same = known.get((dynamo.rsplit("/", 1)[0], epoch))
+            if same is not None:
+                f.code = CodeInfo(
+                    name=same.name,
+                    filename=same.filename,
+                    firstlineno=same.firstlineno,
+                    is_resume=same.is_resume,
+                    in_cell=same.in_cell,
+                )
 
 
 def _decompiled(choice: str, rec: CodeRecord, n_instructions: int) -> tuple[str | None, str | None]:

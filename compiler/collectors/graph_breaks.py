@@ -1,8 +1,9 @@
-"""Collector for graph breaks, from Dynamo's ``graph_breaks`` log (``capture_torch.graph_break_log``).
+"""Collector for graph breaks, from Dynamo's ``dynamo_graph_break_reason`` structured-trace artifact
+(``observe_torch.graph_break_reasons``), the record a ``TORCH_TRACE`` log holds and ``open`` reads with the same parser.
 
-That log is the one source that sees every break, including those inside inlined callees and those
-where no graph was compiled; its text is the ``dynamo_graph_break_reason`` structured artifact's, and
-it is built only when a break happens. Its layout (same format strings in 2.11 and 2.13):
+It is the one record that sees every break, including those inside inlined callees and those where no graph was
+compiled, and ``TORCH_LOGS=graph_breaks`` prints the same text; it is built only when a break happens, and read
+whatever the user's log settings are. Its layout (same format strings in 2.11 to 2.15):
 ``Graph break in user code at FILE:LINE`` / ``Graph Break Reason: ...<gb_type>`` / ``Explanation:`` /
 ``Hint:`` ... / ``Developer debug context:`` / ``...gb/gbNNNN.html`` / ``User code traceback:`` frames.
 The gb id comes from the documentation URL; the registry fills what the text lacks.
@@ -20,9 +21,8 @@ import re
 from collections.abc import Iterator
 
 from .. import _compat
-from ..events import BreakLog
 from ..model import CompileReport, GraphBreak, StackFrame
-from . import capture_torch, graph_breaks_torch
+from . import graph_breaks_torch, observe_torch
 from .base import CaptureContext, Collector
 
 _AT = re.compile(r"Graph break in user code at (?P<file>.+):(?P<line>\d+)\s*$", re.M)
@@ -104,15 +104,19 @@ class GraphBreaksCollector(Collector):
     requires = ("frames",)
 
     def __init__(self) -> None:
-        self.log = BreakLog()
+        self.records: list[tuple[str | None, str]] = []  # (compile id, the artifact's text) of each break
 
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:
-        with capture_torch.graph_break_log(self.log):
+        def record(compile_id: str | None, text: str) -> None:
+            if ctx.watches(compile_id):
+                self.records.append((compile_id, text))
+
+        with observe_torch.graph_break_reasons(record):
             yield
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
-        add_graph_breaks(report, self.log.records, ctx.program.filename, ctx.exception)
+        add_graph_breaks(report, self.records, ctx.program.filename, ctx.exception)
 
 
 def add_graph_breaks(

@@ -1,7 +1,7 @@
 """Every failing guard of an old cache entry, with what it expected and what the call brought.
 
-``evaluate(guard_manager, f_locals, filename, call)`` is called by the recompiles collector from inside
-``guard_fail_fn`` (``guard_failures_torch.failing_entry`` finds the entry and the call's values there) and returns the
+``evaluate(guard_manager, f_locals, filename, call)`` is called by the recompiles collector while Dynamo explains an
+old cache entry (``observe_torch.guard_failures`` hands it the entry and the call's values) and returns the
 entry's failing guards as ``GuardFailure`` rows, a note when the list is not complete, and the ``Call`` (the
 call's values, read once) to pass for the next entry of the same recompile.
 
@@ -9,7 +9,7 @@ call's values, read once) to pass for the next entry of the same recompile.
 ``guards.get_guard_fail_reason``: the C++ guard tree stops at the first failing leaf, so the reason names
 one guard (``n == 2``, when the dtype, ``n`` and a flag all changed), and a non-tensor guard says only its
 check, not the value it met. Here every leaf of the entry's tree is evaluated against the same values, at
-the same moment (inside ``guard_fail_fn``, before Dynamo runs anything else), the way torch evaluated each
+the same moment (where Dynamo calls ``guard_fail_fn``, before it runs anything else), the way torch evaluated each
 code part before the C++ guards: ``eval`` against ``L`` (the frame's locals), ``G`` (its globals) and
 Dynamo's guard helpers (``guard_failures_torch.guard_scope``). Per kind:
 
@@ -25,7 +25,7 @@ A check that cannot be evaluated (its value no longer exists: ``L['xs'][2]`` aft
 a helper not in the scope) is left out and counted in the note; the leaf Dynamo's own check names
 (``guard_failures_torch.first_failure``) is always kept (``in_reason``).
 
-Cost: nothing until a recompile (only ``guard_fail_fn`` calls it). Then Dynamo explains every old entry of
+Cost: nothing until a recompile (only Dynamo's explanation of an old entry leads here). Then Dynamo explains every old entry of
 the code with the same locals: a ``Call`` reads each source and evaluates each check once for all of them,
 and an entry's leaves are read from its tree once (it is explained again at each later recompile). Past
 ``MAX_EVALUATED`` leaves of an entry (a model's parameters), or past the ``MAX_ENTRIES`` most recent entries

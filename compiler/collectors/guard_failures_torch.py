@@ -9,41 +9,12 @@ collector lives beside it, with the probes of torch it needs.
 from __future__ import annotations
 
 import json
-import sys
-import types
 from typing import Any
 
 import torch
 import torch._dynamo
 
 from .._compat import RelationalGuard
-
-
-def failing_entry() -> tuple[Any, dict[str, object]] | None:
-    """``(guard manager, frame locals)`` of the cache entry Dynamo is explaining, from inside ``guard_fail_fn``.
-
-    Dynamo calls ``guard_fail_fn`` from ``guards.get_guard_fail_reason(guard_manager, code, f_locals, ...)``
-    (2.13), itself called by ``get_and_maybe_log_recompilation_reasons`` once per old cache entry when
-    ``convert_frame`` decides to recompile: its ``f_locals`` are the values of the call whose guards failed.
-    That frame is found on the stack by its code object; None when it is not there (another torch).
-    """
-    from torch._dynamo import guards
-
-    target = guards.get_guard_fail_reason.__code__
-    frame: types.FrameType | None = sys._getframe(1)
-    try:
-        while frame is not None and frame.f_code is not target:
-            frame = frame.f_back
-        if frame is None:
-            return None
-        scope = frame.f_locals
-        manager, f_locals = scope.get("guard_manager"), scope.get("f_locals")
-    finally:
-        del frame
-    if manager is None or not isinstance(f_locals, dict) or getattr(manager, "root", None) is None:
-        return None
-    return manager, f_locals
-
 
 #: One leaf guard of a guard-manager tree: (Dynamo's kind, the source it guards ('' at the root),
 #: its verbose code parts, the type the guarded value had when the entry was compiled (None at the root)).

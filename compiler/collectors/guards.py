@@ -149,7 +149,7 @@ class GuardsCollector(Collector):
             ours = {r.compile_id for r in ctx.code_records}
             for code in ctx.codes_seen:
                 for entry in _compat.cache_entries(code):
-                    cid = str(getattr(entry, "compile_id", ""))
+                    cid = ctx.report_id(getattr(entry, "compile_id", ""))
                     if cid in ours:
                         self.managers[cid] = entry.guard_manager
 

@@ -13,6 +13,7 @@ import re
 import types
 
 from .. import _compat
+from ..compile_ids import dynamo_id
 from ..model import CompileReport, Frame
 from .base import CaptureContext, Collector
 
@@ -29,7 +30,7 @@ def frame_status(frame: Frame, report: CompileReport) -> str:
         return "skipped"
     if frame.graph_breaks:
         return "graph_break"
-    if frame.recompile_reasons or int(frame.compile_id.rsplit("/", 1)[1]) > 0:
+    if frame.recompile_reasons or int(dynamo_id(frame.compile_id).rsplit("/", 1)[1]) > 0:
         return "recompile"
     if not any(report.graphs[g].kind == "dynamo" for g in frame.graph_ids):
         return "empty"
@@ -86,6 +87,8 @@ class LinksCollector(Collector):
                     ctx.options.fullgraph or (frame.code.name, frame.code.filename, frame.code.firstlineno) in ctx.fullgraph_codes
                 ):
                     outcome = "Dynamo raised it (fullgraph=True) and the cell caught it"
+                elif ctx.program.scope == "watch":  # the code's own compile, under its own config: nothing suppressed
+                    outcome = "Dynamo raised it to your code (fullgraph=True, or an error it does not suppress), which caught it"
                 else:
                     outcome = "Dynamo ran this frame eagerly"
                 report.diagnose(

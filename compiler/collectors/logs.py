@@ -1,9 +1,10 @@
 """Collector for torch's own warnings and errors: kept off the user's stderr, put in the report.
 
-Dynamo's log records are always diverted. ``warnings.warn`` from torch's files is diverted too,
-except in the ``calls`` scope: there library code runs as plain Python, and showing a warning runs
-Python frames (``warnings.py``) that Dynamo sees and counts (``counters['frames']``), so a diverted
-warning would make the run differ from ``torch.compile``'s.
+Dynamo's log records are diverted, except in the ``watch`` scope: there every compile is the code's own, and what its
+log settings (``TORCH_LOGS``, ``set_logs``) ask for is printed as without the explorer, and copied into the report.
+``warnings.warn`` from torch's files is diverted too, except in the ``calls`` and ``watch`` scopes: there library
+code runs as plain Python, and showing a warning runs Python frames (``warnings.py``) that Dynamo sees and counts
+(``counters['frames']``), so a diverted warning would make the run differ from ``torch.compile``'s.
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ class LogsCollector(Collector):
 
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:
-        divert_warnings = ctx.program.scope != "calls"
+        divert_warnings = ctx.program.scope not in ("calls", "watch")
         with (
-            TorchLogDiverter(accept=lambda: ctx.watches(_compat.current_trace_id()[0])) as diverter,
+            TorchLogDiverter(
+                accept=lambda: ctx.watches(_compat.current_trace_id()[0]), divert=ctx.program.scope != "watch"
+            ) as diverter,
             TorchWarningDiverter(diverter.records) if divert_warnings else contextlib.nullcontext(),
         ):
             try:

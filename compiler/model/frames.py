@@ -259,7 +259,8 @@ class DynamoReset:
 
     line: int | None
     frames_before: int
-    next_frame_id: int | None
+    #: the ``@n`` of the compile ids after it, when the run had compiled before it; else None (minor 14)
+    epoch: int | None
     message: str
 
 

@@ -67,14 +67,14 @@ export interface CompileReport {
    */
   device: string;
   /**
-   * Backend name as given to torch.compile: 'inductor', 'eager', 'aot_eager', ...
+   * Backend name as given to torch.compile: 'inductor', 'eager', 'aot_eager', ...; scope 'watch' (minor 14): the backends the code's own compiles used, in first-use order ('eager, aot_eager'), or 'none (nothing was compiled)'.
    */
   backend: string;
   options: RunOptions;
   /**
-   * 'trace' (minor 10): nothing ran here; the report was read from torch's structured trace (the trace field says which log). 'calls': the cell ran as plain Python and each function and nn.Module it called was compiled as torch.compile(callee) would. 'cell': the cell's top level was compiled as one frame. 'all-frames': the cell ran as plain Python and every Python frame it ran was compiled, library frames included. 'frames': the name of 'all-frames' in reports of minor version 1 and earlier.
+   * 'watch' (minor 14): the code compiled itself (its own torch.compile, model.compile, explain, set_stance, compiled autograd, ... calls); it ran as plain Python, nothing was added, and every compile Dynamo made while it ran is reported as it happened, with the user's own backends. 'trace' (minor 10): nothing ran here; the report was read from torch's structured trace (the trace field says which log). 'calls': the cell ran as plain Python and each function and nn.Module it called was compiled as torch.compile(callee) would. 'cell': the cell's top level was compiled as one frame. 'all-frames': the cell ran as plain Python and every Python frame it ran was compiled, library frames included. 'frames': the name of 'all-frames' in reports of minor version 1 and earlier.
    */
-  scope: 'calls' | 'cell' | 'all-frames' | 'frames' | 'trace';
+  scope: 'watch' | 'calls' | 'cell' | 'all-frames' | 'frames' | 'trace';
   /**
    * Why this scope was used (for scope 'auto', what decided it); for 'calls', which callees were compiled and which ran as plain Python.
    */
@@ -248,7 +248,7 @@ export interface CellSource {
  */
 export interface Frame {
   /**
-   * As Dynamo prints it: '[0/0]' without brackets. Keep in sync with torch/_guards.py CompileId.__str__.
+   * As Dynamo prints it: '[0/0]' without brackets (keep in sync with torch/_guards.py CompileId.__str__); after the run's n-th torch._dynamo.reset() that followed a compile, '@n' follows it (minor 14: Dynamo numbers from 0/0 again, and each id of a report names one frame; compiler/compile_ids.py).
    */
   compile_id: string;
   /**
@@ -831,7 +831,7 @@ export interface ErrorInfo {
  */
 export interface Diagnostic {
   /**
-   * collector_failed: one artifact could not be captured; schema_mismatch: the report does not match this schema; shared_cache: a frame's cache is shared with the user's own compiled code; compile_failed: Dynamo could not compile a frame and ran it eagerly; recompile_limit: a frame hit recompile_limit; truncated: an artifact was too large to keep whole (the message says what was cut and where to see all of it); eager_baseline_failed: (minor 6) the --compare-eager plain run raised, so no speedup is reported.
+   * options_not_applied: (minor 14) scope 'watch' applied none of the run's compile options given (--backend, --mode, --dynamic, --fullgraph): the code's own torch.compile calls chose theirs; collector_failed: one artifact could not be captured; schema_mismatch: the report does not match this schema; shared_cache: a frame's cache is shared with the user's own compiled code; compile_failed: Dynamo could not compile a frame and ran it eagerly; recompile_limit: a frame hit recompile_limit; truncated: an artifact was too large to keep whole (the message says what was cut and where to see all of it); eager_baseline_failed: (minor 6) the --compare-eager plain run raised, so no speedup is reported.
    */
   kind:
     | 'collector_failed'
@@ -841,7 +841,8 @@ export interface Diagnostic {
     | 'recompile_limit'
     | 'unsupported_torch'
     | 'truncated'
-    | 'eager_baseline_failed';
+    | 'eager_baseline_failed'
+    | 'options_not_applied';
   message: string;
   compile_id?: string | null;
 }
@@ -877,9 +878,14 @@ export interface DynamoReset {
    */
   frames_before: number;
   /**
-   * When the run had compiled frames before the reset: the frame id Dynamo's numbering went on from (a plain run restarts at 0/0), so every compile id of the report stays distinct; null otherwise.
+   * (minor 14) When the run had compiled since its previous such reset: n, the '@n' the compile ids after this reset carry (Dynamo numbers from 0/0 again; '0/0@n' is Dynamo's [0/0] after it); null otherwise (the ids after it stay as Dynamo gives them).
    */
-  next_frame_id: number | null;
+  epoch: number | null;
+  /**
+   * @deprecated
+   * Minor 8 to 13 only (not written since): the frame id the explorer made Dynamo's numbering go on from.
+   */
+  next_frame_id?: number | null;
   /**
    * The sentence the views show.
    */
@@ -2098,7 +2104,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 13 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 14 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { PANES, type CompileReport, type Frame, type Guard } from '../src/schema';
+import { parseCompileId } from '../src/model/model';
 import { loadGoldens, pane, render, settled } from './helpers';
 
 /** Graph kinds the FX pane draws: compiled graphs, and the partial graph of a fullgraph error. */
@@ -15,7 +16,13 @@ afterEach(() => {
 
 /** Compile ids whose second number is > 0 (recompiles), computed here independently of the renderer. */
 function recompiles(report: CompileReport): number {
-  return report.frames.filter(f => Number(f.compile_id.split('/').pop()) > 0).length;
+  return report.frames.filter(f => parseCompileId(f.compile_id).index > 0).length;
+}
+
+/** A frame's chain of recompiles: its compile id less the compile index ('1/2@1' -> '1@1'). */
+function chainOf(compileId: string): string {
+  const parts = parseCompileId(compileId);
+  return `${parts.prefix}${parts.frameId}${parts.epoch ? `@${parts.epoch}` : ''}`;
 }
 
 async function select(root: HTMLElement, frame: Frame): Promise<void> {
@@ -73,11 +80,11 @@ describe.each(loadGoldens())('golden %s', (_name, report) => {
             .querySelectorAll<HTMLElement>('[data-compile-id]')
         ).map(c => c.dataset.compileId);
         const parent = report.frames.find(f => f.compile_id === frame.parent_compile_id)!;
-        const parentChain = parent.compile_id.replace(/\/\d+$/, '');
-        expect(parentIds.some(id => id!.replace(/\/\d+$/, '') === parentChain)).toBe(true);
+        const parentChain = chainOf(parent.compile_id);
+        expect(parentIds.some(id => chainOf(id!) === parentChain)).toBe(true);
       }
-      const chainKey = frame.compile_id.replace(/\/\d+$/, '');
-      const sameChain = report.frames.filter(f => f.compile_id.replace(/\/\d+$/, '') === chainKey);
+      const chainKey = chainOf(frame.compile_id);
+      const sameChain = report.frames.filter(f => chainOf(f.compile_id) === chainKey);
       const row = chip.closest('.jp-DynamoExplorer-treeRow')!;
       expect(row.querySelectorAll('[data-compile-id]')).toHaveLength(sameChain.length);
     }
@@ -375,5 +382,13 @@ describe('fullgraph partial report', () => {
       frame.original_bytecode.length
     );
     expect(root.querySelector('[data-count="graphs"]')!.textContent).toBe('0');
+  });
+});
+
+describe('compile ids after a reset', () => {
+  it('reads the reset a compile id came after and keeps its chain apart', () => {
+    expect(parseCompileId('1/2@3')).toEqual({ prefix: '', frameId: 1, index: 2, epoch: 3 });
+    expect(parseCompileId('!0/1/2')).toEqual({ prefix: '!0/', frameId: 1, index: 2, epoch: 0 });
+    expect(chainOf('0/1@1')).not.toBe(chainOf('0/1'));
   });
 });

@@ -3,6 +3,14 @@
     python tests/engine/corpus_run.py plain CELL.py OUT.json            # as ``python CELL.py`` runs it
     python tests/engine/corpus_run.py cli CELL.py OUT.json REPORT.json  # as ``dynamo-explorer run CELL.py`` runs it
     python tests/engine/corpus_run.py serve plain|cli    # the same, one forked child per job read from stdin
+    ... --story=STORY.json    # either mode: also record Dynamo's own account of what the run compiled
+    ... --as-is               # cli: the run's default options, the cell's first-line comment ignored
+
+``STORY.json`` gets Dynamo's own record of the run, read from its structured trace (what ``TORCH_TRACE`` writes,
+through a handler on ``torch._logging._internal.trace_log`` added before the cell runs, ``DynamoStory``): each
+frame compile's ``compilation_metrics`` (compile id, function, first line, fail type, recompile reason), each
+``dynamo_output_graph``, each graph break (``dynamo_graph_break_reason``) and each ``recompile_reasons`` artifact.
+It reads nothing of the explorer's: the same record of the plain run and of the explorer's run can be compared.
 
 ``OUT.json`` gets ``{"status": ..., "globals": {name: summary}}``: the exit status (plain: filled in by
 tests/engine/test_corpus.py from the process's own status, since the interpreter decides it; cli: what
@@ -141,7 +149,88 @@ def _write(path: str, status: Any, namespace: dict[str, Any] | None) -> None:
         json.dump({"status": status, "globals": summary, "summary_failed": problem}, fh)
 
 
-def run_plain(cell: str, out: str) -> None:
+#: what torch's trace records add beside an event's own key (torch/_logging/_internal.py, trace_structured)
+_TRACE_CONTEXT = {
+    "rank",
+    "compiled_autograd_id",
+    "frame_id",
+    "frame_compile_id",
+    "attempt",
+    "severity",
+    "timestamp",
+    "pathname",
+    "thread",
+    "subgraph_name",
+    "has_payload",
+    "stack",
+}
+_STORY_EVENTS = ("compilation_metrics", "dynamo_output_graph", "dynamo_graph_break_reason", "recompile_reasons")
+
+
+class DynamoStory:
+    """Dynamo's own record of a run: a handler on torch's structured-trace logger, as ``TORCH_TRACE`` adds one."""
+
+    def __init__(self, path: str | None) -> None:
+        import logging
+
+        self.path = path
+        self.events: list[dict[str, Any]] = []
+        story = self
+
+        class Handler(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                story.record(getattr(record, "metadata", None) or {}, getattr(record, "payload", None))
+
+        self.handler = Handler(level=logging.DEBUG)
+        if path is not None:
+            from torch._logging._internal import trace_log
+
+            trace_log.addHandler(self.handler)
+
+    def record(self, md: dict[str, Any], payload: Any) -> None:
+        kind = next((k for k in md if k not in _TRACE_CONTEXT), None)
+        meta = md.get(kind) if kind is not None else None
+        name = meta.get("name") if kind == "artifact" and isinstance(meta, dict) else kind
+        if name not in _STORY_EVENTS:
+            return
+        cid = None
+        if md.get("frame_id") is not None:
+            cid = f"{md['frame_id']}/{md['frame_compile_id']}"
+            if md.get("compiled_autograd_id") is not None:
+                cid = f"!{md['compiled_autograd_id']}/{cid}"
+        event: dict[str, Any] = {"event": name, "compile_id": cid}
+        if name == "compilation_metrics" and isinstance(meta, dict):
+            event.update(
+                compile_id=meta.get("compile_id") or cid,
+                co_name=meta.get("co_name"),
+                co_firstlineno=meta.get("co_firstlineno"),
+                co_filename=os.path.basename(str(meta.get("co_filename") or "")),
+                fail_type=meta.get("fail_type"),
+                recompile_reason=meta.get("recompile_reason"),
+                graph_op_count=meta.get("graph_op_count"),
+            )
+        elif name == "dynamo_graph_break_reason":
+            event["at"] = str(payload or "").split("\n", 1)[0]
+        self.events.append(event)
+
+    def write(self) -> None:
+        if self.path is None:
+            return
+        from torch._logging._internal import trace_log
+
+        trace_log.removeHandler(self.handler)
+        with open(self.path, "w", encoding="utf-8") as fh:
+            json.dump(self.events, fh)
+
+
+def _flags(args: list[str]) -> tuple[list[str], str | None, bool]:
+    """``args`` less the flags, the ``--story`` path, and whether ``--as-is`` was given."""
+    story = next((a for a in args if a.startswith("--story=")), None)
+    rest = [a for a in args if a != story and a != "--as-is"]
+    return rest, story.split("=", 1)[1] if story else None, "--as-is" in args
+
+
+def run_plain(cell: str, out: str, story: str | None = None) -> None:
     global CELL_DIR
     cell = os.path.abspath(cell)
     CELL_DIR = os.path.dirname(cell)
@@ -154,13 +243,15 @@ def run_plain(cell: str, out: str) -> None:
     sys.path[0] = os.path.dirname(cell)
     sys.argv = [cell]
     code = compile(source, cell, "exec")
+    dynamo_story = DynamoStory(story)
     try:
         exec(code, main.__dict__)  # noqa: S102 - running the cell as python CELL.py does is the point
     finally:
+        dynamo_story.write()
         _write(out, None, main.__dict__)
 
 
-def run_cli(cell: str, out: str, report: str) -> int:
+def run_cli(cell: str, out: str, report: str, story: str | None = None, as_is: bool = False) -> int:
     global CELL_DIR
     cell = os.path.abspath(cell)
     CELL_DIR = os.path.dirname(cell)
@@ -177,14 +268,17 @@ def run_cli(cell: str, out: str, report: str) -> int:
 
     compiler.runner.run_cell = keeping_namespace
     with open(cell, encoding="utf-8") as fh:
-        options = cli_options(fh.read())
+        options = [] if as_is else cli_options(fh.read())
     argv = ["run", cell, *options, "--json", report]
     sys.argv = ["dynamo-explorer", *argv]  # what the console script's process has
     status: Any
+    dynamo_story = DynamoStory(story)
     try:
         status = cli.main(argv)
     except SystemExit as exc:
         status = exc.code
+    finally:
+        dynamo_story.write()
     if status is None:
         status = 0
     elif not isinstance(status, int):  # SystemExit("text"): the interpreter prints it and exits 1
@@ -254,10 +348,11 @@ def _wait(pid: int, timeout: float) -> int | None:
 
 
 def run(mode: str, args: list[str]) -> None:
+    args, story, as_is = _flags(args)
     if mode == "plain":
-        run_plain(*args)
+        run_plain(*args, story=story)
     elif mode == "cli":
-        sys.exit(run_cli(*args))
+        sys.exit(run_cli(*args, story=story, as_is=as_is))
     else:
         raise SystemExit(f"unknown mode {mode!r}")
 

@@ -102,12 +102,19 @@ def test_a_hook_that_raises_never_reaches_dynamo():
     assert len([g for g in result.report["graphs"] if g["kind"] == "dynamo"]) == 2  # the others still captured
 
 
-def test_dynamo_is_asked_only_for_the_hooks_some_collector_declares():
+def test_dynamo_is_observed_only_where_some_collector_declares_a_hook():
+    from torch._dynamo import guards
+    from torch._dynamo.guards import CheckFunctionManager
+
     ctx = CaptureContext(program=None, options=RunOptions())  # type: ignore[arg-type]
+    build, explain = CheckFunctionManager.__init__, guards.get_guard_fail_reason
     without_guards = Dispatcher(ctx, [FramesCollector(), FxGraphsCollector()])
-    assert without_guards.guard_export_fn() is None and without_guards.guard_fail_fn() is None
+    with without_guards.install():
+        assert CheckFunctionManager.__init__ is build and guards.get_guard_fail_reason is explain
     with_guards = Dispatcher(ctx, [FramesCollector(), GuardsCollector()])
-    assert with_guards.guard_export_fn() is not None and with_guards.guard_fail_fn() is None
+    with with_guards.install():
+        assert CheckFunctionManager.__init__ is not build and guards.get_guard_fail_reason is explain
+    assert CheckFunctionManager.__init__ is build  # put back
     assert [c.name for c in with_guards.by_hook["on_guards"]] == ["guards"]
 
 

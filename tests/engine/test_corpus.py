@@ -8,141 +8,24 @@ same stdout (less the CLI's own ``dynamo:`` and ``dynamo-explorer:`` lines) and 
 write a valid report without a ``collector_failed`` diagnostic whose static summary renders, print no traceback through the explorer's
 own code, and compile no frame of the standard library.
 
-All the cells' processes run once per session, a few at a time (``CORPUS_WORKERS``, default the CPU count
-up to 4), in the module-scoped ``outcomes`` fixture; the parametrized test reads one cell's outcome and
-lists every difference at once. Selecting cells (``-k``) runs only those. Each process is forked from a
-server that imported torch, ``torch._dynamo``, the backends (and for the CLI the explorer) and ran nothing,
-its objects frozen out of the collector's sight (a child's exit does not walk them): about 1 minute for the
-corpus on 2 cores instead of 9 (``CORPUS_FORK=0``: a new interpreter per run, the same verdicts).
+All the cells' processes run once per session (``corpus_harness.outcomes``: forked from servers, a few at a time)
+in the module-scoped ``outcomes`` fixture; the parametrized test reads one cell's outcome and lists every
+difference at once (``corpus_harness.differences``). Selecting cells (``-k``) runs only those.
 """
 
 from __future__ import annotations
 
-import difflib
-import json
-import os
-import re
-import subprocess
 import sys
-import sysconfig
-import tempfile
-import threading
-import time
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from compiler.schema import report_errors
-from kernel_ext import static_html
 from tests.releases import TORCH, known
 
-REPO = Path(__file__).resolve().parents[2]
+from .corpus_harness import REPO, Run, cells_of, differences
+from .corpus_harness import outcomes as run_all
+
 CORPUS = REPO / "tests" / "corpus"
-RUNNER = REPO / "tests" / "engine" / "corpus_run.py"
-CELLS = sorted(p.stem for p in CORPUS.glob("*.py") if not p.name.startswith("_"))
-TIMEOUT_S = 300
-# the CLI's own lines on stdout: the one-line summary and what it says about its outputs
-_CLI_LINES = re.compile(r"^dynamo(?:-explorer)?: .*(?:\n|\Z)", re.M)
-_OUR_FRAME = re.compile(rf'File "(?P<path>{re.escape(str(REPO))}/(?:compiler|kernel_ext)/[^"]+)", line \d+')
-_STDLIB = os.path.realpath(sysconfig.get_paths()["stdlib"]) + os.sep
-
-
-@dataclass
-class Run:
-    status: int | None
-    stdout: str
-    stderr: str
-    globals: dict[str, Any] | None
-    problem: str | None  # the run itself failed: a timeout, no summary written
-    seconds: float = 0.0
-    report: dict[str, Any] | None = None
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["OMP_NUM_THREADS"] = "1"  # the same in both runs; several cells' processes share the cores
-    env["PYTHONHASHSEED"] = "0"
-    env.pop("PYTHONPATH", None)  # as ``python CELL.py`` from a shell; the cli mode adds the repository itself
-    return env
-
-
-class _Server:
-    """A ``corpus_run.py serve MODE`` process: it imports torch (and the explorer) once and forks a fresh
-    child per run, which saves each run those seconds of imports (``CORPUS_FORK=0``: a new interpreter per run)."""
-
-    def __init__(self, mode: str, tmp: Path) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, str(RUNNER), "serve", mode],
-            cwd=tmp,
-            env=_env(),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-
-    def run(self, args: list[str], cwd: Path, stdout: Path, stderr: Path) -> int | None:
-        job = {"args": args, "cwd": str(cwd), "stdout": str(stdout), "stderr": str(stderr), "timeout": TIMEOUT_S}
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps(job) + "\n")
-        self.proc.stdin.flush()
-        answer = self.proc.stdout.readline()
-        assert answer, f"the corpus server {self.proc.args} died (status {self.proc.poll()})"
-        return json.loads(answer)["status"]
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait(timeout=60)
-
-
-_servers = threading.local()
-
-
-def _run(mode: str, cell: str, tmp: Path, fork: bool) -> Run:
-    out = tmp / f"{cell}.{mode}.json"
-    report_path = tmp / f"{cell}.report.json"
-    args = [str(CORPUS / f"{cell}.py"), str(out)]
-    if mode == "cli":
-        args.append(str(report_path))
-    started = time.perf_counter()
-    stdout_path, stderr_path = tmp / f"{cell}.{mode}.stdout", tmp / f"{cell}.{mode}.stderr"
-    if fork:
-        servers = _servers.__dict__.setdefault("by_mode", {})
-        if mode not in servers:
-            servers[mode] = _Server(mode, tmp)
-            _all_servers.append(servers[mode])
-        status = servers[mode].run(args, tmp, stdout_path, stderr_path)
-    else:
-        with open(stdout_path, "w") as so, open(stderr_path, "w") as se:
-            try:
-                status = subprocess.run(
-                    [sys.executable, str(RUNNER), mode, *args], cwd=tmp, env=_env(), stdout=so, stderr=se, timeout=TIMEOUT_S
-                ).returncode
-            except subprocess.TimeoutExpired:
-                status = None
-    stdout = stdout_path.read_text(errors="replace")
-    stderr = stderr_path.read_text(errors="replace")
-    seconds = time.perf_counter() - started
-    if status is None:
-        return Run(None, stdout, stderr, None, f"{mode} run timed out after {TIMEOUT_S} s", seconds)
-    recorded = json.loads(out.read_text()) if out.exists() else None
-    problem = None
-    if recorded is None:
-        problem = f"{mode} run wrote no summary (process status {status})"
-    elif recorded["summary_failed"]:
-        problem = f"{mode} run: summarizing the globals failed: {recorded['summary_failed']}"
-    if mode == "cli" and recorded is not None and recorded["status"] != status:
-        problem = f"cli main() gave {recorded['status']} but the process exited {status}"
-    run = Run(status, stdout, stderr, recorded and recorded["globals"], problem, seconds)
-    if mode == "cli" and report_path.exists():
-        run.report = json.loads(report_path.read_text())
-    return run
-
-
-_all_servers: list[_Server] = []
+CELLS = cells_of(CORPUS)
 
 
 @pytest.fixture(scope="module")
@@ -155,96 +38,7 @@ def outcomes(request: pytest.FixtureRequest) -> dict[str, dict[str, Run]]:
             if getattr(item, "module", None) is sys.modules[__name__] and hasattr(item, "callspec")
         }
     )
-    selected.sort(key=lambda c: (not c.startswith("compile_inductor"), c))
-    workers = int(os.environ.get("CORPUS_WORKERS", min(os.cpu_count() or 2, 4)))
-    fork = os.environ.get("CORPUS_FORK", "1") != "0" and hasattr(os, "fork")
-    results: dict[str, dict[str, Run]] = {c: {} for c in selected}
-    started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="corpus-") as tmp:
-        try:
-            with ThreadPoolExecutor(workers) as pool:
-                jobs = {(c, m): pool.submit(_run, m, c, Path(tmp), fork) for c in selected for m in ("cli", "plain")}
-                for (cell, mode), job in jobs.items():
-                    results[cell][mode] = job.result()
-        finally:
-            while _all_servers:
-                _all_servers.pop().close()
-    slowest = sorted(((r.seconds, f"{c} {m}") for c, runs in results.items() for m, r in runs.items()), reverse=True)[:5]
-    print(
-        f"\ncorpus: {len(selected)} cells, {2 * len(selected)} processes, {workers} workers: {time.perf_counter() - started:.0f} s;"
-        f" slowest: {', '.join(f'{what} {s:.0f} s' for s, what in slowest)}"
-    )
-    return results
-
-
-def _stdout_diff(plain: str, ours: str) -> str:
-    diff = difflib.unified_diff(plain.splitlines(True), ours.splitlines(True), "python CELL.py", "dynamo-explorer run", n=1)
-    text = "".join(diff)
-    return text if len(text) < 3000 else text[:3000] + "\n[... diff cut]"
-
-
-def _globals_diff(plain: dict[str, Any], ours: dict[str, Any]) -> list[str]:
-    out = []
-    for name in sorted(set(plain) | set(ours)):
-        if name not in ours:
-            out.append(f"{name}: missing in the explorer's run (plain: {json.dumps(plain[name])[:300]})")
-        elif name not in plain:
-            out.append(f"{name}: only in the explorer's run: {json.dumps(ours[name])[:300]}")
-        elif plain[name] != ours[name]:
-            out.append(f"{name}: plain {json.dumps(plain[name])[:300]} != explorer {json.dumps(ours[name])[:300]}")
-    return out
-
-
-def differences(plain: Run, ours: Run) -> list[str]:
-    """Everything that tells the explorer's run from the plain one, one line (or block) each."""
-    found = [p for p in (plain.problem, ours.problem) if p]
-    if plain.problem:  # the cell itself is broken: nothing else to compare
-        return [*found, f"plain stderr:\n{plain.stderr[-2000:]}"]
-    if plain.status != ours.status:
-        found.append(f"exit status: plain {plain.status}, explorer {ours.status}")
-    stdout = _CLI_LINES.sub("", ours.stdout)
-    if plain.stdout and not plain.stdout.endswith("\n") and stdout == plain.stdout + "\n":
-        stdout = plain.stdout  # the CLI starts its summary on a line of its own: that newline is the CLI's
-    if stdout != plain.stdout:
-        found.append(f"stdout differs:\n{_stdout_diff(plain.stdout, stdout)}")
-    if plain.globals is not None and ours.globals is not None:
-        found += [f"globals: {d}" for d in _globals_diff(plain.globals, ours.globals)]
-    frames = sorted({m.group("path").replace(str(REPO) + "/", "") for m in _OUR_FRAME.finditer(ours.stderr)})
-    if frames:
-        found.append(f"traceback through the explorer's code ({', '.join(frames)}):\n{ours.stderr[-3000:]}")
-    report = ours.report
-    if report is None:
-        found.append("no report written")
-    else:
-        found += [f"invalid report: {e}" for e in report_errors(report)]
-        found += [
-            f"diagnostic {d['kind']}: {d['message'][:500]}"
-            for d in report.get("diagnostics", [])
-            if d["kind"] in ("collector_failed", "schema_mismatch")
-        ]
-        stdlib = sorted(
-            {
-                f"{f['code']['name']} ({f['code']['filename']}) [{f['compile_id']}]"
-                for f in report.get("frames", [])
-                if os.path.realpath(f["code"]["filename"]).startswith(_STDLIB)
-            }
-        )
-        found += [f"compiled a standard-library frame: {s}" for s in stdlib]
-        # what the README says runs plain (a coroutine or generator function, a function a standard-library
-        # decorator wraps) has no frame of its own in the report
-        plain = {c["name"].rsplit(".", 1)[-1] for c in report.get("callees", []) if "runs as plain Python" in c["why"]}
-        found += [
-            f"compiled {f['code']['name']} [{f['compile_id']}], which the report says ran plain"
-            for f in report.get("frames", [])
-            if f["code"]["name"] in plain and not f["code"]["is_resume"]
-        ]
-        try:  # the static summary of every report: display.bundle would hide a failure behind its fallback line
-            static_html.render(report)
-        except Exception as exc:  # noqa: BLE001 - named in the verdict with the rest
-            found.append(f"the static view failed: {type(exc).__name__}: {exc}")
-    if found and ours.stderr and not frames:
-        found.append(f"explorer stderr (tail):\n{ours.stderr[-1500:]}")
-    return found
+    return run_all(CORPUS, selected, first=("compile_inductor",))
 
 
 def test_the_corpus_is_big_enough():

@@ -85,7 +85,10 @@ def test_generator_and_async_generator_functions_run_plain_even_when_the_user_co
         "g = agen()\n"
     )
     ns = {"__name__": "__main__"}
-    rep = run(src, ns).report
+    watched = run(src, ns).report  # the cell compiles itself: it runs as it is, as plain torch.compile runs it
+    assert watched["scope"] == "watch" and watched["frames"] == [] and watched["error"] is None
+    ns = {"__name__": "__main__"}
+    rep = run(src, ns, scope="calls").report
     assert rep["frames"] == []
     assert float(ns["total"]) == float(sum(torch.full((2,), float(i)).cos().sum() for i in range(3)))
     assert len(ns["again"]) == 2
@@ -112,12 +115,12 @@ def test_a_reset_on_the_first_line_is_reported_and_the_cli_exits_0(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr and "reset Dynamo at line 2" in proc.stdout
     (reset,) = report["resets"]
-    assert reset["line"] == 2 and reset["frames_before"] == 0 and reset["next_frame_id"] is None
+    assert reset["line"] == 2 and reset["frames_before"] == 0 and reset["epoch"] is None
     assert [f["compile_id"] for f in report["frames"]] == ["0/0"]  # as a plain run numbers it after a reset
     assert frames_named(report, "f")[0]["graph_ids"]
 
 
-def test_a_reset_after_compiles_keeps_every_compile_id_distinct_and_every_callback_working():
+def test_a_reset_after_compiles_keeps_dynamos_ids_distinct_by_the_reset_and_every_callback_working():
     src = (
         "import torch\n"
         "def f(x):\n    return x.sin() + 1\n"
@@ -129,12 +132,14 @@ def test_a_reset_after_compiles_keeps_every_compile_id_distinct_and_every_callba
     )
     handler = torch._dynamo.callback_handler
     before = (list(handler.start_callbacks), list(handler.end_callbacks), "clear" in vars(handler))
+    torch._dynamo.reset()  # Dynamo numbers from 0/0, as in a new process
     rep = run(src).report
     ids = [f["compile_id"] for f in rep["frames"]]
-    assert len(ids) == len(set(ids)) == 3, ids
+    # Dynamo's own ids, its numbering untouched: f is 0/0; after the reset g is Dynamo's 0/0 again, f its 1/0
+    assert ids == ["0/0", "0/0@1", "1/0@1"], ids
     (reset,) = rep["resets"]
-    assert reset["line"] == 5 and reset["frames_before"] == 1 and reset["next_frame_id"] == int(ids[0].split("/")[0]) + 1
-    assert f"goes on at {reset['next_frame_id']}/0" in reset["message"]
+    assert reset["line"] == 5 and reset["frames_before"] == 1 and reset["epoch"] == 1
+    assert "carry @1" in reset["message"]
     # the compiles after the reset were captured like the first: graphs and compile times
     assert all(f["graph_ids"] and f["compile_time_s"] is not None for f in rep["frames"])
     assert (list(handler.start_callbacks), list(handler.end_callbacks), "clear" in vars(handler)) == before
@@ -219,7 +224,9 @@ def test_the_users_backend_and_dynamic_are_kept_and_named_in_the_header():
         "a = cg(torch.randn(3))\n"
         "b = cg(torch.randn(5))\n"
     )
-    rep = run(src, backend="eager").report
+    watched = run(src, backend="eager").report  # the cell compiles itself: watched, the same story
+    assert watched["scope"] == "watch" and len(watched["frames"]) == 2 and not watched["symbols"]
+    rep = run(src, backend="eager", scope="calls").report  # cg runs as the user compiled it, named in the header
     settings = _callee(rep, "cg")["compile"]
     assert settings == {
         "origin": "torch.compile",
@@ -230,7 +237,7 @@ def test_the_users_backend_and_dynamic_are_kept_and_named_in_the_header():
         "options": None,
         "recompile_limit": None,
     }
-    assert "compiled with its own options: backend='aot_eager', dynamic=False" in rep["scope_reason"]
+    assert "runs as your torch.compile made it, its compiles watched: backend='aot_eager', dynamic=False" in rep["scope_reason"]
     # aot_eager: AOT graphs exist although the run's backend is eager; dynamic=False: the recompile stays static
     kinds = {g["kind"] for g in rep["graphs"]}
     assert {"aot_forward", "dynamo"} <= kinds or {"aot_inference", "dynamo"} <= kinds, kinds
@@ -246,6 +253,13 @@ def test_fullgraph_true_raises_in_the_users_code_as_plain_python_does_and_overri
     )
     ns = {"__name__": "__main__"}
     rep = run(src, ns).report
+    assert ns["outcome"] == "Unsupported" and rep["scope"] == "watch"
+    (diag,) = [d for d in rep["diagnostics"] if d["kind"] == "compile_failed"]
+    assert diag["message"].endswith(
+        "Dynamo raised it to your code (fullgraph=True, or an error it does not suppress), which caught it"
+    )
+    ns = {"__name__": "__main__"}
+    rep = run(src, ns, scope="calls").report
     assert ns["outcome"] == "Unsupported"
     (diag,) = [d for d in rep["diagnostics"] if d["kind"] == "compile_failed"]
     assert diag["message"].endswith("Dynamo raised it (fullgraph=True) and the cell caught it")
@@ -259,7 +273,8 @@ def test_fullgraph_true_raises_in_the_users_code_as_plain_python_does_and_overri
 
 def test_model_compile_keeps_its_mode_and_options():
     src = "import torch\nm = torch.nn.Linear(4, 4)\nm.compile(backend='aot_eager')\ny = m(torch.randn(2, 4))\n"
-    rep = run(src).report
+    assert run(src).report["scope"] == "watch"
+    rep = run(src, scope="calls").report
     callee = _callee(rep, "m")
     assert callee["why"].startswith("already wrapped with torch.compile (model.compile())")
     assert callee["compile"]["backend"] == "aot_eager"

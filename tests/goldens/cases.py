@@ -153,7 +153,8 @@ CASES: dict[str, dict[str, Any]] = {
             "async def main():\n    return 1\n\n"
             "n = asyncio.run(main())\n"
         ),
-        "options": {"backend": "eager"},
+        # scope calls: the cell compiles g itself (auto would watch it); cg runs as the user compiled it
+        "options": {"backend": "eager", "scope": "calls"},
     },
     # DDP's graph splits ([Note: DDP splits]): a one-process gloo group (DDP and DDPOptimizer act as on each rank of
     # a job); 2.1 MB of parameters in 1 MB buckets: the forward's graph is compiled in three pieces
@@ -171,6 +172,18 @@ CASES: dict[str, dict[str, Any]] = {
             "loss = step(torch.randn(8, 16))\nloss.backward()\ndist.destroy_process_group()\n"
         ),
         "options": {"backend": "eager"},
+    },
+    # issue 38: a cell that compiles itself (scope watch): its own decorator, a reset between sections, explain (which
+    # resets too, and compiles through its own backend), torch.compile with another backend in a loop
+    "watch_reset": {
+        "source": (
+            "import torch\n\n\n@torch.compile(backend='eager')\ndef f(x):\n    return torch.sin(x) + 1\n\n\n"
+            "a = f(torch.ones(3))\ntorch._dynamo.reset()\n\n\n"
+            "def g(x):\n    y = x.cos()\n    torch._dynamo.graph_break()\n    return y * 2\n\n\n"
+            "explanation = torch._dynamo.explain(g)(torch.ones(3))\n"
+            "for n in (3, 3, 4):\n    b = torch.compile(g, backend='aot_eager')(torch.ones(n))\n"
+        ),
+        "options": {},
     },
     "xss_strings": {
         "source": (
@@ -228,5 +241,5 @@ def skeleton(report: dict[str, Any]) -> dict[str, Any]:
             ]
             for c in report.get("callees", [])
         ],
-        "resets": [[r["line"], r["frames_before"], r["next_frame_id"]] for r in report.get("resets", [])],
+        "resets": [[r["line"], r["frames_before"], r.get("epoch")] for r in report.get("resets", [])],
     }

@@ -3,7 +3,8 @@
 One notebook, one kernel (nbclient): the seed's toy_example (acceptance), `%%dynamo?`, print
 order, Out[n], `;`, namespace persistence, the exception case, syntax errors, `from m import *`,
 bad options, escaped HTML, the --out object, a second run of the same cell, stderr, the progress
-line that the report takes the place of (no empty or spent output left), a cell that clears its output.
+line that the report takes the place of (no empty or spent output left), a cell that clears its output, and cells
+that compile themselves (issue 38: scope watch, a torch.compile in a loop compiled once, set_stance).
 """
 
 from __future__ import annotations
@@ -58,6 +59,25 @@ raise RuntimeError("<script>alert('message')</script><img src=x onerror=alert('m
 
 SHARED_RUN = "%%dynamo --backend eager\nshared(torch.ones(4))\n"
 
+# the code compiles itself: torch.compile called again at every iteration compiles once, as without the explorer
+WATCH_LOOP = """%%dynamo
+def g(t):
+    return t.sin() + 1
+for _ in range(10):
+    w = torch.compile(g, backend="eager")(torch.ones(3))
+print("loop done")
+"""
+# a function under set_stance("force_eager") that calls a compiled one: it runs, as it does without the explorer
+WATCH_STANCE = """%%dynamo
+@torch.compile(backend="eager")
+def doubled(t):
+    return t * 2
+@torch.compiler.set_stance("force_eager")
+def eager_caller(t):
+    return doubled(t) + 1
+print(eager_caller(torch.ones(2)).tolist(), doubled(torch.ones(2)).tolist())
+"""
+
 
 def _cells():
     cells = [
@@ -108,6 +128,8 @@ def _cells():
             'bump(torch.ones(2))\nprint("before the clear")\nclear_output()\nprint("after the clear")\n',
             name="clears",
         ),
+        code(WATCH_LOOP, name="watch_loop"),
+        code(WATCH_STANCE, name="watch_stance"),
     ]
     return cells
 
@@ -355,3 +377,16 @@ def test_a_cell_that_clears_its_output_still_gets_its_report(nb):
     assert _kinds(c) == ["stream", "display_data"], c.outputs
     assert stream(c) == "after the clear\n"
     assert len(reports(c)) == 1
+
+
+def test_a_cell_that_compiles_itself_is_watched_and_compiles_as_it_would_alone(nb):
+    loop = cell(nb, "watch_loop")
+    assert "loop done" in stream(loop)
+    data = _report(loop).data
+    assert data["text/plain"].startswith("dynamo: watching your torch.compile calls · 1 frame · 1 graph"), data["text/plain"]
+    report = data[MIME]
+    assert report["scope"] == "watch" and report["backend"] == "eager"
+    assert [f["compile_id"].split("/")[1] for f in report["frames"]] == ["0"]  # compiled once: no recompile per call
+    stance = cell(nb, "watch_stance")
+    assert "[3.0, 3.0] [2.0, 2.0]" in stream(stance) and not outputs(stance, "error")
+    assert [f["code"]["name"] for f in _report(stance).data[MIME]["frames"]] == ["doubled"]

@@ -88,22 +88,31 @@ export function versionProblem(value: object): ReportCheck | null {
   return null;
 }
 
-/** A compile id split into its parts: '!1/2/3' -> prefix '!1/', frame 2, index 3. */
+/**
+ * A compile id split into its parts: '!1/2/3' -> prefix '!1/', frame 2, index 3; '0/1@2' -> frame 0, index 1,
+ * epoch 2 (Dynamo's [0/1] after the run's second torch._dynamo.reset() that followed a compile: compiler/compile_ids.py).
+ */
 export interface ICompileIdParts {
   prefix: string;
   frameId: number;
   index: number;
+  epoch: number;
 }
 
 /**
- * Parse a compile id ('0/1' or '!0/1/2' for compiled autograd).
+ * Parse a compile id ('0/1', '!0/1/2' for compiled autograd, '0/1@1' after a reset).
  */
 export function parseCompileId(id: string): ICompileIdParts {
-  const match = /^(!\d+\/)?(\d+)\/(\d+)$/.exec(id);
+  const match = /^(!\d+\/)?(\d+)\/(\d+)(?:@(\d+))?$/.exec(id);
   if (!match) {
-    return { prefix: id, frameId: -1, index: 0 };
+    return { prefix: id, frameId: -1, index: 0, epoch: 0 };
   }
-  return { prefix: match[1] ?? '', frameId: Number(match[2]), index: Number(match[3]) };
+  return {
+    prefix: match[1] ?? '',
+    frameId: Number(match[2]),
+    index: Number(match[3]),
+    epoch: match[4] ? Number(match[4]) : 0
+  };
 }
 
 /** Recompiles of one code object: frames '0/0', '0/1', ... in compile order. */
@@ -167,7 +176,8 @@ export class ReportIndex {
     for (const frame of report.frames) {
       this.frames.set(frame.compile_id, frame);
       const parts = parseCompileId(frame.compile_id);
-      const key = parts.frameId < 0 ? frame.compile_id : `${parts.prefix}${parts.frameId}`;
+      const key =
+        parts.frameId < 0 ? frame.compile_id : `${parts.prefix}${parts.frameId}${parts.epoch ? `@${parts.epoch}` : ''}`;
       let chain = byKey.get(key);
       if (!chain) {
         chain = { key, frames: [], children: [], parent: null };

@@ -10,6 +10,9 @@ import { Pane, type IPaneShell } from './pane';
 import { ranksView } from './ranks';
 import { traceBanner } from './traceSource';
 
+/** What scope 'watch' does, in the header's words (compiler/summary.py WATCHING, the text/plain line's). */
+export const WATCHING = 'watching your torch.compile calls';
+
 /**
  * The header's shell: no section frame; its title is the brand, its toolbar the row of facts, its body the
  * header itself (counts, banners and logs follow the facts).
@@ -59,16 +62,18 @@ function renderHeader(ctx: IViewContext, facts: HTMLElement, element: HTMLElemen
       ` ${label}${value === 1 ? '' : 's'}`
     );
   const opts = report.options;
+  // scope 'watch' applies none of the run's compile options: the code's own torch.compile calls chose theirs
+  const watching = report.scope === 'watch';
   const backendExtras = [
-    opts.mode ? `mode=${opts.mode}` : '',
-    opts.dynamic !== null ? `dynamic=${opts.dynamic}` : '',
-    opts.fullgraph ? 'fullgraph' : '',
+    opts.mode && !watching ? `mode=${opts.mode}` : '',
+    opts.dynamic !== null && !watching ? `dynamic=${opts.dynamic}` : '',
+    opts.fullgraph && !watching ? 'fullgraph' : '',
     opts.fresh ? 'fresh' : ''
   ].filter(Boolean);
   facts.append(
     fact('device', report.device),
     fact('backend', report.backend + (backendExtras.length ? ` (${backendExtras.join(', ')})` : '')),
-    fact('scope', report.scope, report.scope_reason),
+    fact('scope', watching ? `watch: ${WATCHING}` : report.scope, report.scope_reason),
     fact('compile', formatSeconds(report.timings.compile_s), `wall ${formatSeconds(report.timings.wall_s)}`),
     fact('torch', report.torch_version, `Python ${report.python_version}`)
   );
