@@ -8,10 +8,8 @@ function a user's ``torch.compile(backend="eager")`` gets.
 [Note: one backend per option set] Dynamo guards every cache entry with BACKEND_MATCH, and a
 cache entry made with another backend object still counts toward ``recompile_limit``. So the
 explorer keeps ONE ``ExplorerBackend`` per (backend, mode, dynamic) for the life of the process:
-re-running a cell does not pile up entries on functions shared with the user's own compiled code.
-``explore(fn, **torch_compile_kwargs)`` compiles ``fn`` with the user's own backend object: ``ExplorerBackend.wrapping``
-keeps one per such object for the run, holding it weakly (it must not keep the user's backend, and what it
-references, alive afterwards).
+re-running a cell does not pile up entries on functions shared with the user's own compiled code. What the user
+compiled is never wrapped: it runs with its own backend object ([Note: watch scope] in calls.py).
 """
 
 from __future__ import annotations
@@ -34,18 +32,11 @@ def inductor_backend(mode: str | None, dynamic: bool | None) -> Any:
 class ExplorerBackend:
     """``backend(gm, example_inputs)``: the real backend's compile, under the explorer's identity."""
 
-    def __init__(self, name: str, mode: str | None, dynamic: bool | None, inner: Any = None) -> None:
+    def __init__(self, name: str, mode: str | None, dynamic: bool | None) -> None:
         from torch._dynamo.backends.registry import lookup_backend
 
         self.name = name
-        if inner is None:
-            inner = inductor_backend(mode, dynamic) if name == "inductor" else lookup_backend(name)
-        self.inner = inner
-
-    @classmethod
-    def wrapping(cls, name: str, inner: Any) -> ExplorerBackend:
-        """One run's backend around the user's own (``calls_torch.UserCompile.backend``), not kept by the process."""
-        return cls(name, None, None, inner=inner)
+        self.inner = inductor_backend(mode, dynamic) if name == "inductor" else lookup_backend(name)
 
     def __call__(self, gm: Any, example_inputs: list[Any]) -> Any:
         return self.inner(gm, example_inputs)
