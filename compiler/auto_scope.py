@@ -21,7 +21,7 @@ from . import _compat
 from .self_compile import compiles_itself, mentions
 from .user_code import is_user_file
 
-__all__ = ["WATCH_RULE", "auto_scope", "bound_names", "toplevel_nodes"]
+__all__ = ["WATCH_RULE", "auto_scope", "bound_names", "cell_properties", "runtime_namespace", "toplevel_nodes"]
 
 #: what scope ``watch`` does, in the words of its reason
 WATCH_RULE = (
@@ -70,7 +70,10 @@ def auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any], watch: bool = T
     instances = _instances(stmts, methods)
     rule = "torch.compile is applied to each function and nn.Module the cell calls; the rest of the cell runs as plain Python"
     functions = {s.name for s in toplevel_nodes(stmts) if isinstance(s, ast.FunctionDef)}
+    properties = cell_properties(stmts)
     for node in toplevel_nodes(stmts):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and node.attr in properties:
+            return "calls", f"the cell reads {ast.unparse(node)} (line {node.lineno}), a property of a class it defines: {rule}"
         if not isinstance(node, ast.Call):
             continue
         handed = _handed_to_thread(node, functions, namespace)
@@ -93,16 +96,58 @@ def auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any], watch: bool = T
                 target = None
             if target is not None:
                 return "calls", f"the cell calls {dotted}() (line {node.lineno}): {rule}"
-    star = next((n for n in toplevel_nodes(stmts) if isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)), None)
-    if star is not None:  # a compiled frame cannot hold it (scope 'cell' refuses it): run the cell as plain Python
-        return "calls", (
-            f"the cell calls no function or nn.Module of its own, and its `from {star.module} import *` (line "
-            f"{star.lineno}) cannot run inside one compiled frame: {rule}"
-        )
+    dynamic = runtime_namespace(stmts)
+    if dynamic is not None:  # a compiled frame cannot hold it (scope 'cell' refuses it): run the cell as plain Python
+        return "calls", f"the cell calls no function or nn.Module of its own, and {dynamic[0]}: {rule}"
     return (
         "cell",
         "the cell's top level calls no function or nn.Module of its own, so its top-level code is compiled as one frame, as torch.compile on a function holding it would",
     )
+
+
+#: builtins through which a cell's top level reads or writes its namespace at run time (with no namespace of its own
+#: given: ``exec(src)``, ``locals()``); the names they make exist only in a module's namespace, not in a compiled frame
+_NAMESPACE_BUILTINS = ("exec", "eval", "globals", "locals", "vars")
+
+
+_PROPERTY_DECORATORS = ("property", "cached_property")
+
+
+def cell_properties(stmts: list[ast.stmt]) -> set[str]:
+    """The names of the properties (``@property``, ``@functools.cached_property``) the classes the cell defines have:
+    reading one runs a function of the user's, which scope ``calls`` compiles (``CallCompiler.attribute``)."""
+    out: set[str] = set()
+    for node in toplevel_nodes(stmts):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef) and any(
+                (_dotted_name(d) or "").rsplit(".", 1)[-1] in _PROPERTY_DECORATORS for d in item.decorator_list
+            ):
+                out.add(item.name)
+    return out
+
+
+def runtime_namespace(stmts: list[ast.stmt]) -> tuple[str, int] | None:
+    """What in the cell's own scope shapes its namespace at run time, in words, and its line (``(its `exec(...)` (line
+    3) reads or makes names at run time, ..., 3)``), or None: a ``from m import *``, or ``exec``/``eval`` without a namespace of their own,
+    ``globals()``, ``locals()``, ``vars()`` ([Note: cell scope] in cell.py: one compiled frame cannot hold them, and
+    the rest of the cell would not see what they made)."""
+    bound = set(bound_names(stmts))
+    for node in toplevel_nodes(stmts):
+        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            return f"its `from {node.module} import *` (line {node.lineno}) cannot run inside one compiled frame", node.lineno
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.func.id in bound:
+            continue
+        name = node.func.id
+        own_namespace = name in ("exec", "eval") and (len(node.args) >= 2 or any(k.arg == "globals" for k in node.keywords))
+        if name in _NAMESPACE_BUILTINS and not own_namespace and not (name == "vars" and node.args):
+            call = f"{name}({'...' if node.args or node.keywords else ''})"
+            return (
+                f"its `{call}` (line {node.lineno}) reads or makes names at run time, which one compiled frame cannot hold",
+                node.lineno,
+            )
+    return None
 
 
 def _compiles_itself(stmts: list[ast.stmt], namespace: dict[str, Any], bound: set[str]) -> str | None:
@@ -222,12 +267,15 @@ def _instances(stmts: list[ast.stmt], methods: dict[str, set[str]]) -> dict[str,
 
 
 def _method_called(func: ast.AST, instances: dict[str, str], methods: dict[str, set[str]]) -> str | None:
-    """``cfg.apply`` / ``Svc().run`` when ``func`` calls a method of a class the cell defines, else None."""
+    """``cfg.apply`` / ``Svc().run`` / ``Scaler.go`` (a static or class method, or a method called on its class) when
+    ``func`` calls a method of a class the cell defines, else None."""
     if not isinstance(func, ast.Attribute):
         return None
     owner = func.value
     if isinstance(owner, ast.Name) and owner.id in instances:
         cls = instances[owner.id]
+    elif isinstance(owner, ast.Name) and owner.id in methods:
+        cls = owner.id
     elif isinstance(owner, ast.Call) and _dotted_name(owner.func) in methods:
         cls = str(_dotted_name(owner.func))
     else:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .model import CompileReport, EagerBaseline, FunctionSpeedup
-from .targets import compile_target
+from .targets import compile_target, read_attribute
 
 __all__ = ["NOTICE", "CallTimer", "EagerCalls", "baseline"]
 
@@ -94,6 +94,10 @@ class EagerCalls:
         if target is None:
             return callee
         return self.timer.wrap(text, line, target)
+
+    def attribute(self, obj: Any, name: str, text: str, line: int) -> Any:
+        """A property of the user's read plain and timed, as the compiled run compiled it."""
+        return read_attribute(obj, name, lambda getter: self(getter, text, line))
 
 
 def baseline(

@@ -13,7 +13,7 @@ evaluated once, in the original order. At run time the callee is compiled when i
 A callable the user already compiled (``torch.compile(fn, ...)``, ``model.compile(...)``) runs as the user compiled
 it, and its compiles are watched ([Note: watch scope]); the callee row keeps the options the user gave it
 (``calls_torch.UserCompile``); ``--override-compile-options`` compiles its original with the run's options instead.
-A function of the user's whose source compiles itself (``self_compile.function_mentions``: it calls
+A function of the user's whose source compiles itself (``self_compile.compiles_itself``: it calls
 ``torch.compile``, ``set_stance``, ...) runs as it is too: what it compiles is watched. Everything else runs as
 plain Python: classes (construction), builtins, library
 functions and methods (``model.generate``, ``opt.step``, ``loss.backward``), ``torch._dynamo.disable``d
@@ -32,7 +32,7 @@ process (``multiprocessing.Process``, a process pool) runs there, outside this r
 
 [Note: watch scope] When the code compiles itself (``self_compile``: the cell or a function it calls mentions
 ``torch.compile``, ``nn.Module.compile``, ``torch._dynamo.optimize``, ``explain``, ``set_stance``,
-``error_on_graph_break``, compiled autograd or ``torch.export``, or calls a callable already compiled), scope
+``error_on_graph_break``, compiled autograd or ``torch.export``, or names a callable already compiled), scope
 ``auto`` is ``watch``: the cell runs as plain module code, nothing is rewritten, no compile is added and no
 Dynamo setting is changed; every compile Dynamo makes during the run, on the run's threads, is captured as it
 happens, with the user's own backend, mode and options ([Note: one capture path] in collectors/dispatch.py). The
@@ -61,7 +61,7 @@ from .cell import CALL_NAME
 from .reset import code_of, forget_memory
 from .self_compile import compiles_itself
 from .summary import RUNS_PLAIN, describe_settings
-from .targets import ALREADY_COMPILED, compile_target
+from .targets import ALREADY_COMPILED, compile_target, read_attribute
 
 __all__ = ["CALL_NAME", "CallCompiler"]
 
@@ -162,6 +162,11 @@ class CallCompiler:
         wrapper = self._compiled(callee, text, line)
         self._wrappers[key] = (callee, wrapper)
         return wrapper
+
+    def attribute(self, obj: Any, name: str, text: str, line: int) -> Any:
+        """``obj.<name>`` as Python reads it, with the getter compiled when it is a property of the user's
+        (``targets.read_attribute``)."""
+        return read_attribute(obj, name, lambda getter: self(getter, text, line))
 
     def _compiled(self, callee: Any, text: str, line: int) -> Any:
         """``callee``'s compiled wrapper (made once per run), or ``callee`` when it runs plain."""

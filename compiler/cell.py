@@ -39,7 +39,7 @@ import types
 from dataclasses import dataclass, field
 from typing import Any
 
-from .auto_scope import auto_scope, bound_names, toplevel_nodes
+from .auto_scope import auto_scope, bound_names, cell_properties, runtime_namespace
 from .errors import UsageError
 
 OUT_NAME = "__dynamo_cell_out__"
@@ -98,7 +98,8 @@ def prepare(source: str, filename: str, namespace: dict[str, Any], scope: str, w
         body[-1] = ast.copy_location(ast.Assign(targets=[ast.Name(OUT_NAME, ast.Store())], value=last.value), last)
         prog.has_last_expr = True
     if scope == "calls":
-        body = [_CallRewriter().visit(stmt) for stmt in body]
+        rewriter = _CallRewriter(cell_properties(tree.body))
+        body = [rewriter.visit(stmt) for stmt in body]
     if scope in ("watch", "calls", "all-frames"):
         mod = ast.fix_missing_locations(ast.Module(body=body, type_ignores=[]))
         prog.module_code = compile(mod, filename, "exec", dont_inherit=True)
@@ -159,21 +160,41 @@ def _reject_everywhere(stmts: list[ast.stmt], filename: str) -> None:
 
 
 def _reject_in_cell_scope(stmts: list[ast.stmt], filename: str) -> None:
-    for node in toplevel_nodes(stmts):
-        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
-            raise UsageError(
-                f"`from {node.module} import *` at line {node.lineno} cannot run inside a compiled cell: "
-                "import names explicitly, move it to a plain cell, or use --scope calls",
-                line=node.lineno,
-                filename=filename,
-            )
+    """What one compiled frame cannot hold (``auto_scope.runtime_namespace``: scope auto runs such a cell as plain
+    module code instead), as a one-line error naming the fix."""
+    dynamic = runtime_namespace(stmts)
+    if dynamic is not None:
+        what, line = dynamic
+        raise UsageError(
+            f"the cell's {what.removeprefix('its ')}: run it with --scope calls (or without --scope), or move it to a plain cell",
+            line=line,
+            filename=filename,
+        )
 
 
 # --- cell scope: the generated function -------------------------------------------------------------
 
 
 class _CallRewriter(ast.NodeTransformer):
-    """``f(a)`` -> ``__dynamo_call__(f, 'f', line)(a)`` in the cell's own scope ([Note: calls scope])."""
+    """``f(a)`` -> ``__dynamo_call__(f, 'f', line)(a)`` in the cell's own scope ([Note: calls scope]); reading
+    ``obj.p`` where ``p`` is the name of a property of a class the cell defines -> ``__dynamo_call__.attribute(obj,
+    'p', 'obj.p', line)`` (``CallCompiler.attribute``: the getter compiled when ``p`` is such a property at run time)."""
+
+    def __init__(self, properties: set[str]) -> None:
+        self.properties = properties
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.ctx, ast.Load) or node.attr not in self.properties:
+            return node
+        text = ast.unparse(node)
+        text = text if len(text) <= 60 else text[:57] + "..."
+        call = ast.Call(
+            func=ast.Attribute(ast.Name(CALL_NAME, ast.Load()), "attribute", ast.Load()),
+            args=[node.value, ast.Constant(node.attr), ast.Constant(text), ast.Constant(node.lineno)],
+            keywords=[],
+        )
+        return ast.copy_location(call, node)
 
     def visit_FunctionDef(self, node: ast.AST) -> ast.AST:
         return node  # bodies, decorators and defaults run as written

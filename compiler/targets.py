@@ -9,6 +9,7 @@ decision (``cell.py``), the calls scope (``calls.CallCompiler``) and the eager b
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import sysconfig
@@ -20,7 +21,7 @@ import torch
 from .summary import RUNS_PLAIN
 from .user_code import is_user_file
 
-__all__ = ["ALREADY_COMPILED", "compile_target"]
+__all__ = ["ALREADY_COMPILED", "compile_target", "read_attribute"]
 
 
 def _orig_of_compiled(obj: Any) -> Any | None:
@@ -105,3 +106,37 @@ def _wrapped_chain(fn: Any) -> list[Any]:
         chain.append(fn)
         fn = getattr(fn, "__wrapped__", None)
     return chain
+
+
+def read_attribute(obj: Any, name: str, call: Any) -> Any:
+    """``obj.<name>`` as Python reads it, where the user's function behind it runs through ``call(getter)`` (the calls
+    scope's compiled wrapper): a ``property``'s getter, or a ``functools.cached_property``'s function when the value
+    is not cached yet (it is then stored where ``cached_property`` stores it), of a class of the user's. Anything else
+    (an instance attribute, a library's property, a class with its own ``__getattribute__``) is read plainly."""
+    klass = type(obj)
+    if klass.__getattribute__ is not object.__getattribute__:
+        return getattr(obj, name)
+    try:
+        found = inspect.getattr_static(klass, name)
+    except AttributeError:
+        return getattr(obj, name)
+    if (
+        isinstance(found, property)
+        and found.fget is not None
+        and is_user_file(getattr(found.fget, "__code__", None) and found.fget.__code__.co_filename)
+    ):
+        return call(types.MethodType(found.fget, obj))()
+    if isinstance(found, functools.cached_property) and is_user_file(found.func.__code__.co_filename):
+        cached = getattr(obj, "__dict__", None)
+        key = found.attrname or name
+        if isinstance(cached, dict) and key not in cached:
+            value = call(types.MethodType(found.func, obj))()
+            cached[key] = value  # what cached_property.__get__ does with the value
+            return value
+    return getattr(obj, name)
+
+
+def _users(fn: Any) -> bool:
+    """Is ``fn`` a Python function of the user's?"""
+    code = getattr(fn, "__code__", None)
+    return isinstance(code, types.CodeType) and is_user_file(code.co_filename)

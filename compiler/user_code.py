@@ -1,7 +1,10 @@
 """Whose code a file holds: the user's (a notebook cell, a script, a module of theirs) or a library's.
 
-``is_user_file(filename)``: True for exec'd and IPython cell code (``<...>``) and for any file outside the
-standard library, the installed packages, Python's prefixes and the explorer's own code. The calls scope, the
+``is_user_file(filename)``: True for a notebook cell, exec'd code and a script (a ``<...>`` name such as
+``<dynamo-cell-3>``, ``<ipython-input-2-...>``, ``<string>``; an IPython cell's ``/tmp/ipykernel_.../*.py``) and for any
+file outside the standard library, the installed packages, Python's prefixes and the explorer's own code; False for
+the ``<...>`` names of code Python or a library generated (``<frozen posixpath>``, ``<built-in>``, torch.fx's
+``<eval_with_key>.3``: ``LIBRARY_PSEUDO_FILES``). The calls scope, the
 frames, the sources and the fixes all ask it; it imports nothing of the explorer. ``is_explorer_file(filename)``:
 a module of the explorer's own (``compiler/``, ``kernel_ext/``, any folder below them), never traced by Dynamo and
 never shown in a user stack; ``EXPLORER_FILES`` lists them.
@@ -13,7 +16,7 @@ import os
 import sys
 import sysconfig
 
-__all__ = ["EXPLORER_FILES", "is_explorer_file", "is_user_file"]
+__all__ = ["EXPLORER_FILES", "LIBRARY_PSEUDO_FILES", "is_explorer_file", "is_user_file"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 #: the explorer's own packages, each with its real path
@@ -58,10 +61,15 @@ EXPLORER_FILES: tuple[str, ...] = tuple(
 )
 
 
+#: the ``<...>`` names of code that is not the user's: Python's frozen and built-in modules (``os.path.join`` is
+#: ``<frozen posixpath>``), torch.fx's generated ``forward``, attrs' and numpy's generated functions
+LIBRARY_PSEUDO_FILES = ("<frozen ", "<built-in>", "<eval_with_key>", "<attrs generated", "<__array_function__", "<torch_package")
+
+
 def is_user_file(filename: str | None) -> bool:
     """Is ``filename`` the user's code (a cell, a script, a module of theirs), not a library's or the explorer's?"""
     if not filename:
         return False
     if filename.startswith("<"):
-        return True  # exec'd / IPython cell code
+        return not filename.startswith(LIBRARY_PSEUDO_FILES)  # a cell's or exec'd code; not a frozen module's
     return not os.path.realpath(filename).startswith(_LIBRARY_DIRS)

@@ -82,7 +82,9 @@ def test_fullgraph_error_names_the_user_line_and_keeps_the_partial_report():
 @pytest.mark.parametrize(
     ("source", "scope", "needle"),
     [
-        ("from math import *\nr = pi\n", "cell", "`from math import *` at line 1"),
+        ("from math import *\nr = pi\n", "cell", "`from math import *` (line 1)"),
+        ("exec('def triple(x):\\n    return 3 * x')\ny = triple(2)\n", "cell", "`exec(...)` (line 1) reads or makes names"),
+        ("x = 1\nlocals()['y'] = x\n", "cell", "`locals()` (line 2)"),
         ("x = 1\nreturn x\n", "auto", "top-level `return` at line 2"),
         ("yield 3\n", "all-frames", "top-level `yield`"),
         ("await foo()\n", "auto", "top-level `await`"),
