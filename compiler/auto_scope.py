@@ -18,7 +18,7 @@ from typing import Any
 import torch
 
 from . import _compat
-from .self_compile import compiles_itself, mentions
+from .self_compile import compiles_itself, dotted_name, mentions
 from .user_code import is_user_file
 
 __all__ = ["WATCH_RULE", "auto_scope", "bound_names", "cell_properties", "runtime_namespace", "toplevel_nodes"]
@@ -83,7 +83,7 @@ def auto_scope(stmts: list[ast.stmt], namespace: dict[str, Any], watch: bool = T
         method = _method_called(node.func, instances, methods)
         if method is not None:
             return "calls", f"the cell calls {method}() (line {node.lineno}), a method of a class it defines: {rule}"
-        dotted = _dotted_name(node.func)
+        dotted = dotted_name(node.func)
         if dotted is None:
             continue
         if "." not in dotted and dotted in bound:
@@ -122,7 +122,7 @@ def cell_properties(stmts: list[ast.stmt]) -> set[str]:
             continue
         for item in node.body:
             if isinstance(item, ast.FunctionDef) and any(
-                (_dotted_name(d) or "").rsplit(".", 1)[-1] in _PROPERTY_DECORATORS for d in item.decorator_list
+                (dotted_name(d) or "").rsplit(".", 1)[-1] in _PROPERTY_DECORATORS for d in item.decorator_list
             ):
                 out.add(item.name)
     return out
@@ -163,7 +163,7 @@ def _compiles_itself(stmts: list[ast.stmt], namespace: dict[str, Any], bound: se
     for node in toplevel_nodes(stmts):
         if not isinstance(node, ast.Call):
             continue
-        dotted = _dotted_name(node.func)
+        dotted = dotted_name(node.func)
         if dotted is None or dotted.split(".")[0] in bound:
             continue
         obj = _resolve_static(dotted, namespace)
@@ -226,7 +226,7 @@ def _cell_methods(stmts: list[ast.stmt], namespace: dict[str, Any]) -> dict[str,
         node = defined[name]
         found = {b.name for b in node.body if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef))}
         for base in node.bases:
-            base_name = _dotted_name(base)
+            base_name = dotted_name(base)
             if base_name in defined and base_name not in seen:
                 found |= of(base_name, seen | {base_name})
             elif base_name is not None and "." not in base_name:
@@ -256,7 +256,7 @@ def _instances(stmts: list[ast.stmt], methods: dict[str, set[str]]) -> dict[str,
     out: dict[str, str] = {}
     for node in toplevel_nodes(stmts):
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call):
-            cls = _dotted_name(node.value.func)
+            cls = dotted_name(node.value.func)
             if cls not in methods:
                 continue
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -276,25 +276,14 @@ def _method_called(func: ast.AST, instances: dict[str, str], methods: dict[str, 
         cls = instances[owner.id]
     elif isinstance(owner, ast.Name) and owner.id in methods:
         cls = owner.id
-    elif isinstance(owner, ast.Call) and _dotted_name(owner.func) in methods:
-        cls = str(_dotted_name(owner.func))
+    elif isinstance(owner, ast.Call) and dotted_name(owner.func) in methods:
+        cls = str(dotted_name(owner.func))
     else:
         return None
     return ast.unparse(func) if func.attr in methods[cls] else None
 
 
 _MISSING = object()
-
-
-def _dotted_name(node: ast.AST) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def _resolve_static(dotted: str, namespace: dict[str, Any]) -> Any:

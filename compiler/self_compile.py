@@ -27,7 +27,7 @@ import torch
 
 from .user_code import is_user_file
 
-__all__ = ["ENTRY_POINTS", "Mention", "compiles_itself", "function_mentions", "mentions"]
+__all__ = ["ENTRY_POINTS", "Mention", "compiles_itself", "dotted_name", "function_mentions", "mentions"]
 
 #: torch's ways in to Dynamo, by the dotted name the code reaches them with -> how the report names them
 ENTRY_POINTS: dict[str, str] = {
@@ -52,7 +52,8 @@ Mention = tuple[str, int]
 _MISSING = object()
 
 
-def _dotted(node: ast.AST) -> list[str] | None:
+def dotted_name(node: ast.AST) -> str | None:
+    """``a.b.c`` for an attribute chain on a name, else None."""
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -60,7 +61,7 @@ def _dotted(node: ast.AST) -> list[str] | None:
     if not isinstance(node, ast.Name):
         return None
     parts.append(node.id)
-    return parts[::-1]
+    return ".".join(reversed(parts))
 
 
 def _aliases(tree: ast.AST) -> dict[str, str]:
@@ -156,9 +157,10 @@ def mentions(source: str | ast.AST, namespace: dict[str, Any]) -> list[Mention]:
         if isinstance(node, ast.keyword) and node.arg == "compiled_autograd":  # config.patch(compiled_autograd=True)
             add("compiled autograd", getattr(node, "lineno", 0) or getattr(node.value, "lineno", 0))
         elif isinstance(node, ast.Attribute):  # a load, or a store (``config.compiled_autograd = True``)
-            parts = _dotted(node)
-            if parts is None:
+            dotted = dotted_name(node)
+            if dotted is None:
                 continue
+            parts = dotted.split(".")
             base = resolve(parts[0])
             if base is not None and base.startswith("torch"):
                 what = _entry(".".join([base, *parts[1:]]))

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..events import StructuredStream
 
-__all__ = ["FailedEntry", "backend_calls", "backend_name", "graph_break_reasons", "guard_builds", "guard_failures"]
+__all__ = ["FailedEntry", "backend_calls", "backend_name", "graph_break_reasons", "guard_builds", "guard_failures", "innermost"]
 
 
 @contextlib.contextmanager
@@ -50,12 +50,7 @@ def _observed(owner: Any, name: str, make: Callable[[Any, Callable[[], bool]], A
 def backend_name(backend: Any) -> str:
     """A backend's name as ``torch.compile(backend=...)`` names it (``inductor``, ``eager``, ``aot_eager``), or its
     callable's name (``dynamo_graph_accumulating_compiler`` for ``explain``, a user's own function)."""
-    from torch._dynamo.eval_frame import innermost_backend
-
-    try:
-        inner = innermost_backend(backend)
-    except Exception:  # noqa: BLE001 - an unusual backend object: name what was given
-        inner = backend
+    inner = innermost(backend)
     name = getattr(inner, "compiler_name", None) or getattr(inner, "name", None) or getattr(inner, "__name__", None)
     return str(name or type(inner).__name__)
 

@@ -45,6 +45,18 @@ def cells_of(folder: Path) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.py") if not p.name.startswith("_"))
 
 
+def selected(request: Any, module: str) -> list[str]:
+    """The cells the session's selected tests of the test module ``module`` (its ``__name__``) take as their
+    ``cell`` parameter: ``-k`` runs only those."""
+    return sorted(
+        {
+            item.callspec.params["cell"]
+            for item in request.session.items
+            if getattr(item, "module", None) is sys.modules[module] and hasattr(item, "callspec")
+        }
+    )
+
+
 @dataclass
 class Run:
     status: int | None

@@ -21,7 +21,7 @@ import pytest
 
 from tests.releases import TORCH, known
 
-from .corpus_harness import REPO, Run, cells_of, differences
+from .corpus_harness import REPO, Run, cells_of, differences, selected
 from .corpus_harness import outcomes as run_all
 
 CORPUS = REPO / "tests" / "corpus"
@@ -31,14 +31,7 @@ CELLS = cells_of(CORPUS)
 @pytest.fixture(scope="module")
 def outcomes(request: pytest.FixtureRequest) -> dict[str, dict[str, Run]]:
     """Both runs of every selected cell, costly cells first so the pool ends together."""
-    selected = sorted(
-        {
-            item.callspec.params["cell"]
-            for item in request.session.items
-            if getattr(item, "module", None) is sys.modules[__name__] and hasattr(item, "callspec")
-        }
-    )
-    return run_all(CORPUS, selected, first=("compile_inductor",))
+    return run_all(CORPUS, selected(request, __name__), first=("compile_inductor",))
 
 
 def test_the_corpus_is_big_enough():

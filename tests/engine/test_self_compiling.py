@@ -18,7 +18,6 @@ run must
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from typing import Any
 
@@ -26,7 +25,7 @@ import pytest
 
 from compiler.compile_ids import dynamo_id
 
-from .corpus_harness import REPO, Run, cells_of, differences
+from .corpus_harness import REPO, Run, cells_of, differences, selected
 from .corpus_harness import outcomes as run_all
 
 PROGRAMS = REPO / "tests" / "compiles_itself"
@@ -35,14 +34,9 @@ CELLS = cells_of(PROGRAMS)
 
 @pytest.fixture(scope="module")
 def outcomes(request: pytest.FixtureRequest) -> dict[str, dict[str, Run]]:
-    selected = sorted(
-        {
-            item.callspec.params["cell"]
-            for item in request.session.items
-            if getattr(item, "module", None) is sys.modules[__name__] and hasattr(item, "callspec")
-        }
+    return run_all(
+        PROGRAMS, selected(request, __name__), story=True, as_is=True, first=("fresh_inductor", "compile_options_inductor")
     )
-    return run_all(PROGRAMS, selected, story=True, as_is=True, first=("fresh_inductor", "compile_options_inductor"))
 
 
 def test_the_programs_are_many_and_varied():
