@@ -144,7 +144,9 @@ def test_voila_draws_the_explorer_offline(voila, browser):
         host = CASES[case][1]
         ready = ".jp-DynamoExplorer[data-status='ready']"
         try:
-            page.wait_for_function(f'() => document.querySelectorAll("{ready}").length === 2', timeout=120_000)
+            # both dashboards run their notebook at once (the toy example compiles with inductor: C++ builds) beside the
+            # other worker's tests: 29 s alone, 124 s once in a clean-clone CI run on this 2-core VM (BENCHMARKS §11)
+            page.wait_for_function(f'() => document.querySelectorAll("{ready}").length === 2', timeout=300_000)
         except PlaywrightTimeout:
             log = voila[case][1].read_text()[-3000:]
             pytest.fail(f"{case}: no explorers drawn; page errors {page.errors}; voila's log:\n{log}")
