@@ -10,13 +10,14 @@ part lives beside it, with the probes of torch it needs.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
 import torch
 import torch._dynamo
 
-__all__ = ["UserCompile", "compiled_backend", "user_compile"]
+__all__ = ["UserCompile", "compiled_backend", "in_optimized_module", "user_compile"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +95,13 @@ def user_compile(obj: Any) -> UserCompile | None:
         options=options,
         recompile_limit=limit if isinstance(limit, int) else None,
     )
+
+
+def in_optimized_module() -> Any:
+    """The context ``OptimizedModule.__call__`` runs a compiled module's call in (``torch.compile(model)(x)``): torch's
+    ``_is_in_optimized_module()`` is True inside it (2.13, 2.15; a release without it: nothing)."""
+    enter = getattr(torch._dynamo.eval_frame, "_set_in_optimized_module", None)
+    return enter() if enter is not None else contextlib.nullcontext()
 
 
 def compiled_backend(obj: Any) -> Any:

@@ -30,6 +30,7 @@ ONE_UNIT = "tests/browser"
 FIRST = (
     ONE_UNIT,
     "tests/engine/test_corpus.py",
+    "tests/engine/test_self_compiling.py",
     "tests/zoo/test_zoo_cli.py",
     "tests/kernel/test_kernel_zoo.py",
     "tests/kernel/test_notebook_series.py",
