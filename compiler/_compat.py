@@ -1,6 +1,6 @@
 """The torch-version differences several parts of the engine share, decided once at import time.
 
-Run against torch 2.11 to 2.15 (README, "Torch and Python versions"; docs/dynamo-capture.md §4).
+Run against torch 2.11 to 2.15 (docs/testing.md, "Torch and Python versions"; docs/dynamo-capture.md §4).
 Where it can, a difference is decided by feature (``hasattr``, a signature), not by version number. A piece
 every run needs and this torch lacks fails the import once, naming the torch and the piece
 (``TorchUnsupported``); a piece one collector needs fails that collector's install, and the report names it.
@@ -26,7 +26,7 @@ import torch._dynamo
 
 from .compile_ids import report_id
 
-#: the releases this module was checked against (README, "Torch and Python versions")
+#: the releases this module was checked against (docs/testing.md, "Torch and Python versions")
 CHECKED = "2.11 to 2.15"
 
 

@@ -6,8 +6,10 @@
     dynamo-explorer run --nproc N SCRIPT.py [...]: every rank under torchrun, one report   (compiler/nproc.py)
     dynamo-explorer open PATH... [--rank N] [--json OUT.json] [--html OUT.html]   (compiler/open_cli.py)
 
-At least one output: ``--json`` (the report as compact JSON) and/or ``--html`` (the explorer as one
-self-contained page, ``kernel_ext.export``; declared once in ``compiler.options.OUTPUTS``, as the magic's).
+Outputs: ``--json`` (the report as compact JSON) and/or ``--html`` (the explorer as one self-contained page,
+``kernel_ext.export``; declared once in ``compiler.options.OUTPUTS``, as the magic's). With neither, the run prints
+its summary to the terminal (``compiler.terminal``: the frames, each graph break with its line and reason, each
+recompile with the guard that failed) and writes nothing.
 
 Exit status: 0 success; 1 the script raised (the report is still written, with ``error`` filled in), or the
 page could not be made after the run; 2 bad usage, an output that cannot be written, an unbuilt standalone
@@ -41,10 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dynamo-explorer", description="Explore what TorchDynamo does to a Python script.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     run = sub.add_parser(
-        "run", help="run SCRIPT.py under TorchDynamo and write its compile report as JSON (--json) and/or HTML (--html)"
+        "run",
+        help="run SCRIPT.py under TorchDynamo and print what it compiled; --json and/or --html write its whole report",
     )
     run.add_argument("script", help="the Python script; its top-level code runs as one cell")
-    run.add_argument("--json", metavar="OUT.json", help="where to write the report as JSON (--json, --html or both)")
+    run.add_argument("--json", metavar="OUT.json", help="where to write the report as JSON (without --json or --html: a summary)")
     run.add_argument(
         "--nproc",
         type=int,
@@ -56,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     opened = sub.add_parser(
         "open",
         help="read a torch.compile structured trace (the directory TORCH_TRACE named, or its log files) and write its "
-        "report as JSON (--json) and/or HTML (--html); with neither, print what each log holds",
+        "report as JSON (--json) and/or HTML (--html); with neither, print what each log holds and the report's summary",
     )
     opened.add_argument("paths", nargs="+", metavar="PATH", help="a TORCH_TRACE directory, or log files")
     opened.add_argument("--rank", type=int, help="the rank to write, when the trace holds several")
@@ -75,8 +78,6 @@ def main(argv: Sequence[str] | None = None, who: str = "") -> int:
 
         return open_main(args, parser)
     outputs = [(flag, path) for flag, path in (("--json", args.json), ("--html", args.html)) if path is not None]
-    if not outputs:
-        parser.error("name an output: --json OUT.json and/or --html OUT.html")
     if args.json is not None and args.html is not None and os.path.abspath(args.json) == os.path.abspath(args.html):
         parser.error("--json and --html name the same file; give each its own path")
     from .errors import UsageError
@@ -155,7 +156,12 @@ def main(argv: Sequence[str] | None = None, who: str = "") -> int:
         write_report(run.report, args.json)
     if not watched.at_line_start:
         print()  # the script's last line had no newline: the summary starts a line of its own
-    sys.stdout.write(f"{who}{one_line(run.report)}\n")  # one write: the ranks of --nproc share a terminal
+    if outputs:
+        sys.stdout.write(f"{who}{one_line(run.report)}\n")  # one write: the ranks of --nproc share a terminal
+    else:
+        from .terminal import print_summary
+
+        print_summary(run.report, title=f"{who}{args.script}")
     sys.stdout.flush()
     status = 0
     if args.html is not None:

@@ -80,6 +80,10 @@ def run_nproc(nproc: int, script: str, argv: Sequence[str], json_out: str | None
     print(
         f"dynamo-explorer: ranks: {'first divergence: ' + divergence['summary'] if divergence else 'every rank compiled alike'}"
     )
+    if json_out is None and html_out is None:
+        from .terminal import print_summary
+
+        print_summary(report, title=f"{script}, rank 0 of {nproc}")
     if json_out is not None:
         write_report(report, json_out)
     if html_out is not None:

@@ -54,6 +54,11 @@ def open_main(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if report.get("ranks"):
         print(f"ranks: {'first divergence: ' + divergence['summary'] if divergence else 'every rank compiled alike'}")
     status = 0
+    if not outputs:
+        from .terminal import print_summary
+
+        print()
+        print_summary(report, title=" ".join(args.paths) + (f", rank {args.rank}" if args.rank is not None else ""))
     if args.json is not None:
         from .encoding import write_report
 

@@ -7,7 +7,7 @@ frame selected by a click, with the module and the report coming through the ker
 127.0.0.1); Try it on a second cell's fix runs that cell again in the kernel and draws its report below; a third
 report holds its guards only in part (caps lowered in the kernel), and "Load all" brings them through the widget's
 comm. Then the notebook is saved, its kernel shut down and the notebook opened again: JupyterLab's widget
-renderer says the model is gone (the README says what to do). A screenshot lands in artifacts/browser/widget.png.
+renderer says the model is gone (docs/frontends.md says what to do). A screenshot lands in artifacts/browser/widget.png.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def test_without_the_extension_the_widget_draws_the_explorer(lab_without_extensi
     assert page.errors == [], page.errors
 
     # Saved (JupyterLab saves no widget state by default) and opened again with a new kernel: the widget's model
-    # is gone with the old kernel, and JupyterLab's widget renderer says so; the README tells the user to run the
+    # is gone with the old kernel, and JupyterLab's widget renderer says so; docs/frontends.md tells the user to run the
     # cell again there (or to enable the extension, which draws the report saved in the output).
     page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_timeout(1000)

@@ -254,7 +254,7 @@ def differences(plain: Run, ours: Run) -> list[str]:
             }
         )
         found += [f"compiled a standard-library frame: {s}" for s in stdlib]
-        # what the README says runs plain (a coroutine or generator function, a function a standard-library
+        # what the README (and docs/what-gets-compiled.md) says runs plain (a coroutine or generator function, a function a standard-library
         # decorator wraps) has no frame of its own in the report
         plain_names = {c["name"].rsplit(".", 1)[-1] for c in report.get("callees", []) if "runs as plain Python" in c["why"]}
         found += [

@@ -141,7 +141,6 @@ def test_cli_html_writes_the_page_alone_or_with_json(built, tmp_path):
         ),
         (("--html", "{tmp}"), "it is a directory; name a file, e.g. --html report.html"),
         (("--json", "{tmp}/r.json", "--html", "{tmp}/r.json"), "--json and --html name the same file"),
-        ((), "name an output: --json OUT.json and/or --html OUT.html"),
     ],
 )
 def test_cli_refuses_a_bad_html_output_before_the_script_runs(tmp_path, args, needle):

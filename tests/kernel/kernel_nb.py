@@ -60,7 +60,7 @@ def markdown(source: str):
 
 def execute(cells, kernel_name: str, timeout: int = 600, nb=None, store_widget_state: bool = True):
     """Execute ``cells`` (or ``nb``) in one new kernel, working directory = the repository. ``store_widget_state``:
-    nbclient's own default (True, as papermill), or False as the README tells users who convert notebooks to
+    nbclient's own default (True, as papermill), or False as docs/frontends.md tells users who convert notebooks to
     HTML (nbconvert then shows each output's ``text/html`` rather than a widget it would fetch code for)."""
     if nb is None:
         nb = nbformat.v4.new_notebook(cells=list(cells))

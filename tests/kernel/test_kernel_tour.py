@@ -25,7 +25,7 @@ TOUR = REPO / "notebooks" / "01_tour.ipynb"
 @pytest.fixture(scope="module")
 def tour(kernel_name):
     nb = nbformat.read(TOUR, as_version=4)
-    execute(None, kernel_name, nb=nb, store_widget_state=False)  # as the README says to for nbconvert
+    execute(None, kernel_name, nb=nb, store_widget_state=False)  # as docs/frontends.md says to for nbconvert
     magic = [c for c in nb.cells if c.cell_type == "code" and c.source.startswith("%%dynamo")]
     return nb, [reports(c)[0].data[MIME] if reports(c) else None for c in magic]
 
