@@ -58,7 +58,8 @@ from typing import Any
 import torch
 
 from . import _compat
-from .calls_torch import UserCompile, in_optimized_module, user_compile
+from .call_plans import Plan, anchored, forget, instance, module_call, plan_key, target_of, unbound_function
+from .calls_torch import UserCompile, user_compile
 from .cell import CALL_NAME
 from .reset import code_of, forget_memory
 from .self_compile import compiles_itself
@@ -147,7 +148,7 @@ class CallCompiler:
     #: run added is taken out afterwards (isolation.drop_import_aliases)
     globals_before: dict[int, tuple[dict[str, Any], frozenset[str]]] = field(default_factory=dict)
     #: what each callee's calls do, made at its first call ([Note: nothing of the user's held])
-    _plans: dict[Any, tuple[Any, _Plan]] = field(default_factory=dict)
+    _plans: dict[Any, tuple[Any, Plan]] = field(default_factory=dict)
     #: ``id(function)`` -> (the function, its compiled wrapper): one per function, called with the instance first
     _unbound: dict[int, tuple[Any, Any]] = field(default_factory=dict)
     #: the codes whose automatic-dynamic memory ``--fresh`` forgot (once each)
@@ -161,7 +162,7 @@ class CallCompiler:
         (``targets.read_attribute``)."""
         return read_attribute(obj, name, lambda getter: self(getter, text, line))
 
-    def _callable(self, callee: Any, text: str, line: int, plan: _Plan) -> Any:
+    def _callable(self, callee: Any, text: str, line: int, plan: Plan) -> Any:
         """What the cell calls in place of ``callee`` this once (held by nothing of the explorer's afterwards)."""
         if plan.kind == "plain":
             return callee
@@ -173,17 +174,17 @@ class CallCompiler:
         if plan.target is not None:  # compiled through a wrapper of its own, made for this call
             wrapper = self.optimize(plan.target(callee))
         elif plan.module:
-            wrapper = functools.partial(_module_call, plan.wrapper, callee)
+            wrapper = functools.partial(module_call, plan.wrapper, callee)
         else:
-            wrapper = functools.partial(plan.wrapper, _instance(callee)) if plan.bound else plan.wrapper
+            wrapper = functools.partial(plan.wrapper, instance(callee)) if plan.bound else plan.wrapper
         return self.timer.wrap(text, line, wrapper) if self.timer is not None else wrapper
 
-    def _plan(self, callee: Any, text: str, line: int) -> _Plan:
+    def _plan(self, callee: Any, text: str, line: int) -> Plan:
         """``callee``'s plan, from the cache when its first call made one; the callee's row (by ``text``) recorded."""
-        key, anchors = _plan_key(callee)
+        key, anchors = plan_key(callee)
         if key is not None:
             hit = self._plans.get(key)
-            if hit is not None and _anchored(hit[0], anchors, callee):
+            if hit is not None and anchored(hit[0], anchors, callee):
                 self._record(hit[1], text, line)
                 return hit[1]
         plan = self._first_call(callee)
@@ -192,7 +193,7 @@ class CallCompiler:
             return plan
         if anchors is None:
             try:  # held weakly, and dropped with the callee (its id may then be taken by a new object)
-                held: Any = weakref.ref(callee, functools.partial(_forget, self._plans, key))
+                held: Any = weakref.ref(callee, functools.partial(forget, self._plans, key))
             except TypeError:  # no weak references to it: planned again at each call
                 return plan
         else:
@@ -200,7 +201,7 @@ class CallCompiler:
         self._plans[key] = (held, plan)
         return plan
 
-    def _record(self, plan: _Plan, text: str, line: int) -> None:
+    def _record(self, plan: Plan, text: str, line: int) -> None:
         """The callee row of ``text`` (its first call's line), for the report's ``callees``."""
         if plan.kind in ("compiled", "own"):
             self.compiled.setdefault(text, (line, plan.why))
@@ -209,17 +210,17 @@ class CallCompiler:
         else:
             self.plain.setdefault(text, (line, plan.why))
 
-    def _first_call(self, callee: Any) -> _Plan:
+    def _first_call(self, callee: Any) -> Plan:
         """What ``callee``'s calls do (the rule: [Note: calls scope]), with the first call's bookkeeping."""
         api = _thread_api(callee)
         if api is not None and not _compat.THREADS_RUN_COMPILED_CODE:
             why = f"runs plain, and so does the function it is handed: on torch {torch.__version__} threads that run "
-            return _Plan("plain", why + "compiled code at once crash the process, plain torch.compile too")
+            return Plan("plain", why + "compiled code at once crash the process, plain torch.compile too")
         if api is not None:
-            return _Plan("thread", "runs plain; the function it is handed is compiled where its thread calls it", api=api)
+            return Plan("thread", "runs plain; the function it is handed is compiled where its thread calls it", api=api)
         target, why = compile_target(callee)
         if target is None:
-            return _Plan("plain", why)
+            return Plan("plain", why)
         code = code_of(target)
         if why.startswith(ALREADY_COMPILED):
             if self.override:
@@ -228,10 +229,10 @@ class CallCompiler:
                 user = user_compile(callee)
                 if user is not None and user.fullgraph and code is not None:
                     self.fullgraph_codes.add((code.co_name, code.co_filename, code.co_firstlineno))
-                return _Plan("own", f"{why}: {OWN_COMPILE}", settings=_settings_row(user) if user is not None else None)
+                return Plan("own", f"{why}: {OWN_COMPILE}", settings=_settings_row(user) if user is not None else None)
         itself = compiles_itself(target)
         if itself is not None:  # [Note: watch scope]: what it compiles is its own to compile
-            return _Plan("plain", f"{COMPILES_ITSELF} ({itself}): it runs as it is, and what it compiles is watched")
+            return Plan("plain", f"{COMPILES_ITSELF} ({itself}): it runs as it is, and what it compiles is watched")
         scope = _globals_of(target)
         if self.fresh and code is not None and code not in self._forgotten:
             self._forgotten.add(code)
@@ -240,14 +241,14 @@ class CallCompiler:
             aliases = frozenset(n for n in scope if n.startswith(_compat.IMPORT_ALIAS_PREFIX))
             self.globals_before[id(scope)] = (scope, aliases)
         settings = dict(self.run_settings)
-        fn = _unbound_function(callee, target)
+        fn = unbound_function(callee, target)
         if fn is None:
-            return _Plan("compiled", why, settings=settings, target=_target_of(target is callee))
+            return Plan("compiled", why, settings=settings, target=target_of(target is callee))
         hit = self._unbound.get(id(fn))
         if hit is None or hit[0] is not fn:
             hit = self._unbound[id(fn)] = (fn, self.optimize(fn))
         module = isinstance(target, torch.nn.Module)
-        return _Plan("compiled", why, settings=settings, wrapper=hit[1], bound=fn is not target, module=module)
+        return Plan("compiled", why, settings=settings, wrapper=hit[1], bound=fn is not target, module=module)
 
     def _handing_over(self, callee: Any, api: tuple[str, int, str | None], line: int) -> Any:
         """``callee`` (a thread API) called with the callable it runs on another thread compiled instead."""
@@ -404,96 +405,3 @@ def run_settings(
 
 def _jsonable(value: Any) -> Any:
     return value if isinstance(value, (bool, int, float, str)) or value is None else repr(value)
-
-
-# [Note: nothing of the user's held] The calls scope compiles a callee once per run, as ``torch.compile(callee)``
-# does, and holds nothing of the user's to do so: a model, an object and the ``self`` of a bound method are never
-# kept. Each compiled wrapper is made once per *function* (a method's, a class's ``__call__``; for an ``nn.Module``
-# its class's ``__call__``, the very ``_wrapped_call_impl`` frame ``torch.compile(model)`` starts on) and called
-# with the instance first, so Dynamo evaluates the same frame, with the same locals, as it would for the bound call,
-# and its cache entries (which live on the code) are the same. What a callee's calls do (its ``_Plan``) is decided at
-# its first call and kept under a weak reference to the callee (a module, an object), or under the function and
-# class it stands for (a function, a method: a function of the user's lives as long as its module or class). A
-# function with a closure is never kept (its cells may hold a model); neither is a module Dynamo wraps differently
-# (a lazy module, one whose ``forward`` Dynamo skips): those get a wrapper of their own at each call.
-
-
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """What a callee's calls do, and why: run ``plain``, run as the user's ``own`` compile made it, hand a callable
-    to a ``thread``, or run ``compiled`` through ``wrapper`` (the function's compiled wrapper, called with the instance
-    first when ``bound``; None: a wrapper of its own at each call, of ``target(callee)``)."""
-
-    kind: str
-    why: str  # the callee row's ``why``
-    settings: dict[str, Any] | None = None  # the options it compiles with (``Callee.compile``)
-    wrapper: Any = None
-    bound: bool = False
-    module: bool = False  # an ``nn.Module``: called as ``OptimizedModule`` calls it
-    target: Callable[[Any], Any] | None = None
-    api: tuple[str, int, str | None] | None = None
-
-
-def _plan_key(callee: Any) -> tuple[Any, tuple[Any, ...] | None]:
-    """``(key, anchors)`` of the plan cache: anchors are the objects the key stands for (held; None: the callee,
-    held weakly); ``(None, None)``: planned at each call."""
-    if isinstance(callee, types.FunctionType):
-        if callee.__closure__:
-            return ("f", id(callee)), None
-        return ("f", id(callee)), (callee,)
-    if isinstance(callee, types.MethodType):
-        fn, owner = callee.__func__, type(callee.__self__)
-        if getattr(fn, "__closure__", None):
-            return None, None
-        return ("m", id(fn), id(owner)), (fn, owner)
-    return ("o", id(callee)), None
-
-
-def _anchored(held: Any, anchors: tuple[Any, ...] | None, callee: Any) -> bool:
-    """Is the cached plan's ``held`` (anchors, or a weak reference to its callee) the current callee's?"""
-    if anchors is None:
-        return isinstance(held, weakref.ref) and held() is callee
-    return isinstance(held, tuple) and len(held) == len(anchors) and all(a is b for a, b in zip(held, anchors, strict=True))
-
-
-def _forget(plans: dict[Any, Any], key: Any, _ref: Any) -> None:
-    """A weakly held callee's plan goes with it."""
-    plans.pop(key, None)
-
-
-def _module_call(wrapper: Any, module: Any, *args: Any, **kwargs: Any) -> Any:
-    """A module's call through its class's compiled ``__call__``, in the context ``torch.compile(model)``'s
-    ``OptimizedModule`` calls it in."""
-    __tracebackhide__ = True
-    with in_optimized_module():
-        return wrapper(module, *args, **kwargs)
-
-
-def _instance(callee: Any) -> Any:
-    """What a compiled function is called with first: a bound method's ``self``, a module or object itself."""
-    return callee.__self__ if isinstance(callee, types.MethodType) else callee
-
-
-def _unbound_function(callee: Any, target: Any) -> Any:
-    """The function whose one compiled wrapper serves ``callee`` (called with its instance first when it is not
-    ``target`` itself), or None when ``callee`` needs a wrapper of its own at each call."""
-    if isinstance(target, torch.nn.Module):
-        # what OptimizedModule does otherwise: a lazy module's parameters first, or a forward Dynamo skips wrapped
-        forward = getattr(target, "forward", None)
-        if (
-            torch._dynamo.config.wrap_top_frame
-            or hasattr(target, "_initialize_hook")
-            or (isinstance(forward, types.MethodType) and torch._dynamo.trace_rules.check(forward))
-        ):
-            return None
-        fn = type(target).__call__  # the function: one wrapper for every instance
-        return fn if isinstance(fn, types.FunctionType) else None
-    fn = target.__func__ if isinstance(target, types.MethodType) else target
-    if not isinstance(fn, types.FunctionType) or fn.__closure__:
-        return None
-    return fn
-
-
-def _target_of(itself: bool) -> Callable[[Any], Any]:
-    """What a callee with a wrapper of its own at each call is compiled as: itself, or its ``__call__``."""
-    return (lambda callee: callee) if itself else (lambda callee: callee.__call__)
