@@ -35,7 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import torch
 
 from compiler import RunOptions, run_cell
-from compiler.cli import write_report
+from compiler.encoding import write_report
 
 _ids = itertools.count()
 

@@ -1,4 +1,4 @@
-"""What recording Dynamo's inline / skip decisions costs (issue 13 item 1, ``collectors/decisions.py``).
+"""What recording Dynamo's inline / skip decisions costs (issue 13 item 1, ``collectors/decisions/decisions.py``).
 
     python benchmarks/decisions_overhead.py [--repeats N] [--only NAME ...] [--json OUT.json]
 

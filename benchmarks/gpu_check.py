@@ -147,7 +147,7 @@ def run_pair(name: str, work: Path) -> dict[str, Any]:
             report_path = work / f"{name}.json"
             cmd = [sys.executable, str(script)]
             if not plain:
-                cmd = [sys.executable, "-m", "compiler.cli", "run", str(script), "--backend", "inductor", "--profile"]
+                cmd = [sys.executable, "-m", "dynamo_explorer", "run", str(script), "--backend", "inductor", "--profile"]
                 cmd += ["--json", str(report_path)]
             started = time.perf_counter()
             proc = subprocess.run(cmd, cwd=ROOT, env=_env(run_dir), capture_output=True, text=True, timeout=420)

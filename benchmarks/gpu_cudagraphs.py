@@ -1,6 +1,6 @@
 """CUDA graphs on a GPU (issue 28 item 3): five small programs run under ``--mode reduce-overhead --profile``, and
 what each report's ``cudagraphs`` must say. Only a CUDA machine records, re-records, replays or skips at run time
-([Note: cudagraphs] in compiler/collectors/cudagraphs.py); the CPU path is tested in tests/engine/test_cudagraphs.py.
+([Note: cudagraphs] in compiler/collectors/cudagraphs/cudagraphs.py); the CPU path is tested in tests/engine/test_cudagraphs.py.
 
     python benchmarks/gpu_cudagraphs.py OUTDIR [--only NAME ...]
 
@@ -229,7 +229,7 @@ def run_one(name: str, outdir: Path, timeout_s: int = 240) -> dict[str, Any]:
         cmd = [
             sys.executable,
             "-m",
-            "compiler.cli",
+            "dynamo_explorer",
             "run",
             str(script),
             "--mode",

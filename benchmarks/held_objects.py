@@ -100,7 +100,7 @@ def _run(program: Path, repo: Path | None, out: Path) -> str:
     if repo is None:
         cmd = [sys.executable, str(program)]
     else:
-        cmd = [sys.executable, "-m", "compiler.cli", "run", str(program), "--backend", "eager", "--json", str(out)]
+        cmd = [sys.executable, "-m", "dynamo_explorer", "run", str(program), "--backend", "eager", "--json", str(out)]
     done = subprocess.run(cmd, cwd=repo or program.parent, env=env, capture_output=True, text=True, timeout=900)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stderr[-2000:]}")

@@ -59,7 +59,7 @@ def one_run(layers: int, side: str) -> dict[str, Any]:
     import torch
 
     from compiler import RunOptions, run_cell
-    from compiler.collectors import guards
+    from compiler.collectors.guards import guards
     from kernel_ext import parts
 
     original = guards.GuardsCollector.on_guards

@@ -87,7 +87,7 @@ def bench_open(scales: list[int], repeat: int) -> dict:
             size_mb = log.stat().st_size / 1e6
             ours: list[tuple[float, float]] = []
             theirs: list[tuple[float, float]] = []
-            ours_cmd = [sys.executable, "-m", "compiler.cli", "open", str(log), "--json", str(tmp / "r.json")]
+            ours_cmd = [sys.executable, "-m", "dynamo_explorer", "open", str(log), "--json", str(tmp / "r.json")]
             theirs_cmd = [tlparse, str(log), "-o", str(tmp / "tl"), "--overwrite", "--no-browser"]
             for i in range(repeat):  # alternate the sides (which goes first too): the VM's noise hits both alike
                 for side in ("ours", "theirs") if i % 2 == 0 else ("theirs", "ours"):
@@ -142,7 +142,7 @@ def bench_nproc(repeat: int) -> dict:
             "2",
             "ddp_step_compiled.py",
         ]
-        ours = [sys.executable, "-m", "compiler.cli", "run", "--nproc", "2", str(tmp / "ddp_step.py"), "--backend", "eager"]
+        ours = [sys.executable, "-m", "dynamo_explorer", "run", "--nproc", "2", str(tmp / "ddp_step.py"), "--backend", "eager"]
         ours += ["--json", str(tmp / "r.json")]
         for i in range(repeat):
             for side in ("plain", "ours") if i % 2 == 0 else ("ours", "plain"):

@@ -5,7 +5,7 @@
 For each tests/zoo script and backend, two commands run as separate processes, alternating, N times:
 - plain: ``python -m tests.zoo.reference SCRIPT BACKEND OUT --plain``: the script with the header's
   ``torch.compile`` wrap, nothing listening;
-- explorer: ``python -m compiler.cli run SCRIPT --backend BACKEND --json OUT`` (scope auto).
+- explorer: ``python -m dynamo_explorer run SCRIPT --backend BACKEND --json OUT`` (scope auto).
 Each process's wall time is measured from outside (interpreter start, imports, the run, the report
 and its JSON). Inductor runs share one warm cache directory per backend (a first, untimed run of
 each side fills it), so both sides compile with FX graph / AOTAutograd cache hits. The table gives
@@ -47,7 +47,7 @@ def bench(name: str, backend: str, repeats: int, tmp: Path, cache: Path) -> dict
     explorer = [
         sys.executable,
         "-m",
-        "compiler.cli",
+        "dynamo_explorer",
         "run",
         str(script_path(name)),
         "--backend",

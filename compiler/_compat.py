@@ -25,6 +25,7 @@ import torch
 import torch._dynamo
 
 from .compile_ids import report_id
+from .model import DynamicKind
 
 #: the releases this module was checked against (docs/testing.md, "Torch and Python versions")
 CHECKED = "2.11 to 2.15"
@@ -78,6 +79,7 @@ __all__ = [
     "drop_code_cache",
     "dynamic_part",
     "forget_automatic_dynamic",
+    "patched",
     "register_bytecode_hook",
     "resume_code_for",
     "resume_codes_of",
@@ -147,7 +149,7 @@ def automatic_dynamic_memory(
     return out
 
 
-def dynamic_part(remembered: Remembered) -> tuple[str, list[int]] | None:
+def dynamic_part(remembered: Remembered) -> tuple[DynamicKind, list[int]] | None:
     """``('tensor', dims)`` (the size dims marked dynamic) or ``('scalar', [])`` (a dynamic int, or a tensor
     whose number of dims changed: pgo writes both alike) when the memory marks an input dynamic, else None."""
     from torch._dynamo.pgo import auto_dynamic
@@ -215,7 +217,7 @@ def resume_codes_of(code: types.CodeType) -> list[types.CodeType]:
 
 
 @contextlib.contextmanager
-def _patched(owner: type, name: str, replacement: Any) -> Iterator[None]:
+def patched(owner: type, name: str, replacement: Any) -> Iterator[None]:
     """``owner.name`` (a class attribute: a method, a classmethod object) replaced while open; the original is
     put back on exit, unless something else replaced it meanwhile (then that stays: it is not ours to undo)."""
     original = owner.__dict__[name]

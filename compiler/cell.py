@@ -37,10 +37,11 @@ import ast
 import sys
 import types
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from .auto_scope import auto_scope, bound_names, cell_properties, runtime_namespace
 from .errors import UsageError
+from .model import ReportScope
 
 OUT_NAME = "__dynamo_cell_out__"
 ANCHOR_NAME = "__dynamo_torch__"
@@ -70,7 +71,7 @@ class CellProgram:
 
     source: str
     filename: str
-    scope: str
+    scope: ReportScope
     scope_reason: str
     bound_names: list[str] = field(default_factory=list)
     module_code: types.CodeType | None = None  # watch, calls and all-frames scopes
@@ -91,7 +92,8 @@ def prepare(source: str, filename: str, namespace: dict[str, Any], scope: str, w
         scope, reason = auto_scope(tree.body, namespace, watch=watch)
     else:
         reason = f"scope '{scope}' was requested"
-    prog = CellProgram(source=source, filename=filename, scope=scope, scope_reason=reason)
+    # 'auto' is resolved above; a scope asked for by name was checked by RunOptions.validate
+    prog = CellProgram(source=source, filename=filename, scope=cast("ReportScope", scope), scope_reason=reason)
     body = list(tree.body)
     if body and isinstance(body[-1], ast.Expr):
         last = body[-1]

@@ -1,10 +1,13 @@
 """``run_cell``: run one cell through the real TorchDynamo and build its compile report.
 
-Holds ``CellRun`` (the result), ``Progress`` (live status) and ``run_cell`` itself. The order of
-work is: validate options -> parse the cell (``cell.prepare``) -> install every collector of the
-registry, then the Dynamo hooks they declare (``collectors/dispatch.py``) -> run -> undo everything in
-``finally`` (the config, caches and globals: ``isolation.py``) -> let each collector add its part to the report,
-in ``requires`` order (docs/architecture.md).
+The order of work: ``run_cell`` validates the options (once, for every front end), says what must be said before
+the run, and runs the cell once (``_run_once``), or twice for ``--try`` (``try_fix.run_with_fix``). A run: parse the
+cell (``cell.prepare``) -> install every collector of the registry, then the Dynamo hooks they declare
+(``collectors/dispatch.py``), the run's config and the fix (``_install``) -> execute (``_execute``) -> undo
+everything in ``finally`` (the config, caches and globals: ``isolation.py``) -> what the run tells once over and the
+plain run of ``--compare-eager`` (``_after_run``) -> let each collector add its part to the report, in ``requires``
+order (``_finalize``; docs/architecture.md). The result, ``CellRun``, and the live status, ``Progress``:
+``run_result.py``.
 
 Isolation ([Note: isolation]): no ``torch._dynamo.reset()``, ``explain()`` or ``run_and_get_code()``.
 Every hook, handler and config patch is scoped by an ``ExitStack`` and removed in ``finally``, also on
@@ -34,6 +37,7 @@ import torch
 
 from . import _compat
 from .backend import explorer_backend
+from .baseline import NOTICE as EAGER_NOTICE
 from .baseline import CallTimer, EagerCalls, baseline
 from .calls import CALL_NAME, CallCompiler, run_settings
 from .cell import ANCHOR_NAME, OUT_NAME, UNBOUND, UNBOUND_NAME, CellProgram, prepare
@@ -44,39 +48,21 @@ from .isolation import config_values, drop_explorer_caches, drop_import_aliases,
 from .model import CompileReport, ErrorInfo
 from .options import RunOptions, watch_ignores
 from .reset import forget_file
+from .run_result import CellRun, Progress, throttled
 from .runner_torch import frames_hidden, never_trace, skip_frame_but_not_callees
 from .schema import report_errors
+from .try_fix import Applied, run_with_fix
+from .try_fix import notice as try_notice
+from .try_fix import resolve as resolve_fix
 from .user_code import EXPLORER_FILES, is_explorer_file
 
-__all__ = ["CellRun", "Progress", "run_cell"]
+__all__ = ["CellRun", "Progress", "run_cell"]  # CellRun and Progress: run_result.py
 
 _cell_counter = itertools.count(1)
 
 # Dynamo never traces the explorer's own code (its hooks can run while frame evaluation is live): every module of
-# compiler/ and kernel_ext/, subfolders included, for the life of the process (they are never the user's code)
+# compiler/, kernel_ext/ and dynamo_explorer/, subfolders included, for the life of the process (they are never the user's code)
 never_trace(list(EXPLORER_FILES))
-
-
-@dataclass(frozen=True, slots=True)
-class Progress:
-    """Live status while a cell compiles (see ``run_cell(on_progress=...)``)."""
-
-    frames: int
-    phase: str
-    elapsed_s: float
-    compile_id: str | None
-
-
-@dataclass(slots=True)
-class CellRun:
-    """What a run produced: the report (JSON-ready dict), the last expression's value, the exception."""
-
-    report: dict[str, Any]
-    value: Any
-    exception: BaseException | None
-    #: what the report holds only in part (``report["parts_cut"]``), whole, by key: a kernel hands a part to a
-    #: view that asks for it (kernel_ext/parts.py); strings and model rows (``model.json_ready``), nothing of the user's
-    parts: dict[str, Any] = field(default_factory=dict)
 
 
 def run_cell(
@@ -90,13 +76,15 @@ def run_cell(
     collectors: Sequence[type[Collector]] | None = None,
     before: dict[str, Any] | None = None,
     before_from: str | None = None,
-    fix: Any = None,
     owned: Sequence[Any] = (),
+    say: Callable[[str], object] | None = None,
 ) -> CellRun:
     """Run ``source`` in ``namespace`` under TorchDynamo and return a ``CellRun``.
 
     Raises ``SyntaxError`` / ``compiler.errors.UsageError`` before anything runs when the input cannot
     be run; every exception raised by the cell itself is returned in ``CellRun.exception`` instead.
+    The options are validated here, once, for every front end; ``say`` gets, one line each, what a person must know
+    before the run starts (``--compare-eager`` and ``--try`` run the cell more than once), after the validation.
     ``label_file(filename)`` names a file for people (the kernel: ``In [2]`` for a notebook cell), or
     returns None ([Note: sources] in collectors/sources.py). ``collectors`` replaces the registry's
     (``collectors.REGISTRY``); they run in the order their ``requires`` give (``collectors.ordered``).
@@ -106,31 +94,56 @@ def run_cell(
     entries they make are dropped afterwards, as the explorer's own are (``isolation.drop_explorer_caches``).
     """
     options = (options or RunOptions()).validate()
-    if options.try_fix is not None and fix is None:
-        from .try_fix import run_with_fix
+    if options.try_fix is not None and before is not None:  # a fix the earlier run does not offer: refused now
+        resolve_fix(options.try_fix, before)
+    if say is not None:
+        if options.compare_eager:
+            say(EAGER_NOTICE)
+        if options.try_fix is not None:
+            say(try_notice(options.try_fix, before_from))
 
-        return run_with_fix(
-            run_cell,
+    def once(
+        source: str, namespace: dict[str, Any], options: RunOptions, *, filename: str, fix: Applied | None = None
+    ) -> CellRun:
+        return _run_once(
             source,
             namespace,
             options,
-            filename=filename or f"<dynamo-cell-{next(_cell_counter)}>",
-            before=before,
-            before_from=before_from,
+            filename=filename,
+            fix=fix,
             on_progress=on_progress,
             label_file=label_file,
             collectors=collectors,
             owned=owned,
         )
-    if filename is None:
-        filename = f"<dynamo-cell-{next(_cell_counter)}>"
+
+    filename = filename or f"<dynamo-cell-{next(_cell_counter)}>"
+    if options.try_fix is not None:
+        return run_with_fix(once, source, namespace, options, filename=filename, before=before, before_from=before_from)
+    return once(source, namespace, options, filename=filename)
+
+
+def _run_once(
+    source: str,
+    namespace: dict[str, Any],
+    options: RunOptions,
+    *,
+    filename: str,
+    fix: Applied | None,
+    on_progress: Callable[[Progress], None] | None,
+    label_file: Callable[[str], str | None] | None,
+    collectors: Sequence[type[Collector]] | None,
+    owned: Sequence[Any],
+) -> CellRun:
+    """One run of the cell with validated options: install every collector and hook, execute, undo everything,
+    then build the report."""
     if filename not in linecache.cache:
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     program = prepare(source, filename, namespace, options.scope, watch=not options.override_compile_options)
     namespace.setdefault("__builtins__", builtins)
 
     aliases_before = frozenset(n for n in namespace if n.startswith(_compat.IMPORT_ALIAS_PREFIX))
-    ctx = CaptureContext(program=program, options=options, on_progress=_throttled(on_progress), label_file=label_file)
+    ctx = CaptureContext(program=program, options=options, on_progress=throttled(on_progress), label_file=label_file)
     report = CompileReport(
         torch_version=str(torch.__version__),
         python_version=platform.python_version(),
@@ -153,16 +166,7 @@ def run_cell(
     started = time.perf_counter()
     try:
         with contextlib.ExitStack() as stack:
-            for c in run_collectors:
-                try:
-                    stack.enter_context(c.install(ctx))
-                except Exception as exc:  # noqa: BLE001 - a torch without what one collector needs: the rest run
-                    ctx.hook_failures.append((c.name, "install", exc))
-            stack.enter_context(hooks.install())
-            stack.enter_context(frames_hidden(is_explorer_file, filename))
-            stack.enter_context(dynamo_config(options, program.scope))
-            if fix is not None:  # --try: applied for this run only, put back also when the cell raises
-                stack.enter_context(fix.applied(namespace))
+            _install(stack, ctx, run_collectors, hooks, program, namespace, fix)
             try:
                 _execute(program, namespace, options, hooks, scaffold)
             finally:
@@ -176,6 +180,45 @@ def run_cell(
         scopes = [(namespace, aliases_before), *(scaffold.calls.globals_before.values() if scaffold.calls else ())]
         drop_import_aliases(ctx, scopes)
     report.timings["wall_s"] = time.perf_counter() - started
+    plain = _after_run(report, ctx, program, namespace, scaffold, exception)
+    out = _finalize(report, ctx, run_collectors, scaffold, plain, exception)
+    return CellRun(report=out, value=value, exception=exception, parts=ctx.parts)
+
+
+def _install(
+    stack: contextlib.ExitStack,
+    ctx: CaptureContext,
+    run_collectors: list[Collector],
+    hooks: Dispatcher,
+    program: CellProgram,
+    namespace: dict[str, Any],
+    fix: Applied | None,
+) -> None:
+    """Enter, on ``stack``, every collector, the Dynamo hooks they declare, the run's config and the fix: all undone
+    when the stack closes, also when the cell raises."""
+    for c in run_collectors:
+        try:
+            stack.enter_context(c.install(ctx))
+        except Exception as exc:  # noqa: BLE001 - a torch without what one collector needs: the rest run
+            ctx.hook_failures.append((c.name, "install", exc))
+    stack.enter_context(hooks.install())
+    stack.enter_context(frames_hidden(is_explorer_file, program.filename))
+    stack.enter_context(dynamo_config(ctx.options, program.scope))
+    if fix is not None:  # --try: applied for this run only, put back also when the cell raises
+        stack.enter_context(fix.applied(namespace))
+
+
+def _after_run(
+    report: CompileReport,
+    ctx: CaptureContext,
+    program: CellProgram,
+    namespace: dict[str, Any],
+    scaffold: _Scaffold,
+    exception: BaseException | None,
+) -> tuple[float, CallTimer] | None:
+    """What the run itself tells once it is over (the backends of a watched run, the calls scope's callees) and, for
+    ``--compare-eager``, the plain run of the cell: its wall time and timer, or None."""
+    options = ctx.options
     report.resets = ctx.resets
     if program.scope == "watch":  # the backends the code's own compiles used ([Note: watch scope] in calls.py)
         report.backend = ", ".join(ctx.backends) or "none (nothing was compiled)"
@@ -190,21 +233,32 @@ def run_cell(
         report.scope_reason = f"{program.scope_reason}. {scaffold.calls.summary()}"
         report.callees = scaffold.calls.callees()
         ctx.fullgraph_codes = scaffold.calls.fullgraph_codes
-    plain: tuple[float, CallTimer] | None = None
-    if options.compare_eager and exception is None:  # [Note: eager baseline] in baseline.py
-        eager_timer = CallTimer()
-        eager_s, eager_exc = _run_plain(program, namespace, eager_timer)
-        if eager_exc is None:
-            plain = (eager_s, eager_timer)
-        else:
-            report.diagnose(
-                "eager_baseline_failed",
-                f"--compare-eager: the plain run raised {type(eager_exc).__name__}: {str(eager_exc).strip()[:300]}; "
-                "no speedup is reported",
-            )
+    if not options.compare_eager or exception is not None:
+        return None
+    eager_timer = CallTimer()  # [Note: eager baseline] in baseline.py
+    eager_s, eager_exc = _run_plain(program, namespace, eager_timer)
+    if eager_exc is None:
+        return eager_s, eager_timer
+    report.diagnose(
+        "eager_baseline_failed",
+        f"--compare-eager: the plain run raised {type(eager_exc).__name__}: {str(eager_exc).strip()[:300]}; "
+        "no speedup is reported",
+    )
+    return None
 
+
+def _finalize(
+    report: CompileReport,
+    ctx: CaptureContext,
+    run_collectors: list[Collector],
+    scaffold: _Scaffold,
+    plain: tuple[float, CallTimer] | None,
+    exception: BaseException | None,
+) -> dict[str, Any]:
+    """Each collector adds its part to the report, in ``requires`` order; the report as JSON, checked."""
     built = time.perf_counter()
     ctx.exception = exception
+    filename = ctx.program.filename
     with gc_paused():  # report building allocates ~10^5 small objects; a full collection of the
         # kernel's heap (the model, its fake tensors) in the middle costs more than the building
         for name, hook, error in ctx.hook_failures[:20]:
@@ -226,7 +280,7 @@ def run_cell(
                 report.diagnose("collector_failed", f"{c.name}: {type(exc).__name__}: {exc}")
         if plain is not None and scaffold.timer is not None:
             report.eager_baseline = baseline(
-                report, plain[0], scaffold.ran_s, ctx.compiling_s, scaffold.timer, plain[1], profiled=options.profile
+                report, plain[0], scaffold.ran_s, ctx.compiling_s, scaffold.timer, plain[1], profiled=ctx.options.profile
             )
         if exception is not None:
             report.error = _error_info(exception, filename)
@@ -235,13 +289,14 @@ def run_cell(
                 report.error.compile_id = failed[-1].compile_id if failed else None
         report.timings["capture_s"] = time.perf_counter() - built
         out = report.to_json()
+        fix = scaffold.fix
         if fix is not None:
             out["try_fix"] = fix.result(out)
             if fix.user_options is not None:  # the options the user gave, not those the fix ran with
                 out["options"] = fix.user_options.to_json()
         for problem in report_errors(out):
             out["diagnostics"].append({"kind": "schema_mismatch", "message": problem, "compile_id": None})
-    return CellRun(report=out, value=value, exception=exception, parts=ctx.parts)
+    return out
 
 
 @dataclass(slots=True)
@@ -252,7 +307,7 @@ class _Scaffold:
     calls: CallCompiler | None = None  # the calls scope's compiler ([Note: calls scope])
     timer: CallTimer | None = None  # --compare-eager: the compiled callees' time ([Note: eager baseline])
     ran_s: float = 0.0  # the cell's own run, from its first line to its last (compiles included)
-    fix: Any = None  # --try: the fix applied to this run ([Note: try a fix] in try_fix.py)
+    fix: Applied | None = None  # --try: the fix applied to this run ([Note: try a fix] in try_fix.py)
 
 
 def _execute(
@@ -377,19 +432,3 @@ def _error_info(exc: BaseException, filename: str) -> ErrorInfo:
             tb = tb.tb_next
     message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     return ErrorInfo(type=type(exc).__name__, message=message[:2000], line=line, compile_id=None)
-
-
-def _throttled(cb: Callable[[Progress], None] | None) -> Callable[[int, str, str | None, float], None] | None:
-    if cb is None:
-        return None
-    state: dict[str, Any] = {"t": 0.0, "phase": ""}
-
-    def emit(frames: int, phase: str, compile_id: str | None, elapsed: float) -> None:
-        now = time.monotonic()
-        if phase == state["phase"] and now - state["t"] < 0.2:
-            return
-        state.update(t=now, phase=phase)
-        with contextlib.suppress(Exception):  # a broken progress display must not break the run
-            cb(Progress(frames=frames, phase=phase, elapsed_s=elapsed, compile_id=compile_id))
-
-    return emit

@@ -11,7 +11,9 @@ A cell that reset Dynamo says where: ``· reset Dynamo at line 2``. Under reduce
 ``· CUDA graphs: 1 recorded, 2 skipped (cpu device (arg0_1)) · 98 replays / 2 eager runs`` (replays with ``--profile``).
 
 Also the words for a callee of scope ``calls`` that the static view and the renderer share: ``describe_settings``
-(the options it compiled with, as torch.compile's arguments) and ``callee_text``.
+(the options it compiled with, as torch.compile's arguments) and ``callee_text``. The engine writes two of its words
+into the report, so that no view computes them again: ``cudagraphs_reason`` (``cudagraphs[].reason_text``) and
+``failure_what`` (``recompile_reasons[].failures[].what``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ __all__ = [
     "cudagraphs_reason",
     "describe_settings",
     "distinct_breaks",
+    "failure_what",
     "fixes_line",
     "one_line",
     "profile_line",
@@ -214,6 +217,18 @@ def cudagraphs_reason(reason: str | None) -> str:
     return "no CUDA device" if text in ("multiple devices:", "multiple devices") else text
 
 
+_FAILED_KIND = {"ID_MATCH": "is another object", "TYPE_MATCH": "has another type"}
+
+
+def failure_what(guard_type: str, prop: str | None, check: str) -> str:
+    """What a failing guard of an old cache entry failed on, in a few words (``GuardFailure.what``): 'dtype
+    mismatch' for a tensor property, 'grad_mode changed' for a field of the global state, 'is another object' /
+    'has another type' for ID_MATCH / TYPE_MATCH, else the check itself ("L['n'] == 2")."""
+    if prop:
+        return f"{prop} {'mismatch' if guard_type == 'TENSOR_MATCH' else 'changed'}"
+    return _FAILED_KIND.get(guard_type, check)
+
+
 def cudagraphs_line(report: dict[str, Any]) -> str:
     """What became of CUDA graphs, e.g. 'CUDA graphs: 1 recorded, 2 skipped (cpu device (arg0_1))', with
     --profile '· 98 replays / 2 eager runs'; '' when no graph asked for CUDA graphs."""
@@ -227,7 +242,8 @@ def cudagraphs_line(report: dict[str, Any]) -> str:
             continue
         text = f"{len(of)} {word}"
         if status == "skipped":
-            reasons = list(dict.fromkeys(cudagraphs_reason(r.get("reason")) for r in of if r.get("reason")))
+            said_why = (r.get("reason_text") or cudagraphs_reason(r.get("reason")) for r in of if r.get("reason"))
+            reasons = list(dict.fromkeys(said_why))
             if reasons:
                 text += f" ({'; '.join(reasons[:2])}{'; …' if len(reasons) > 2 else ''})"
         said.append(text)

@@ -42,19 +42,20 @@ import types
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 import torch
 
 from . import try_fix_torch
 from .collectors.fixes import check_line, config_value
 from .errors import UsageError
-from .model import Fix, FixTarget, RunOutcome, TryFix
+from .model import Fix, FixKind, FixTarget, RunOutcome, TryFix
 from .options import RunOptions, check_name
 from .reset import code_of
+from .run_result import CellRun
 from .summary import counts
 
-__all__ = ["Applied", "notice", "outcome", "resolve", "run_with_fix"]
+__all__ = ["Applied", "RunOnce", "notice", "outcome", "resolve", "run_with_fix"]
 
 
 def notice(name: str, before_from: str | None) -> str:
@@ -108,7 +109,7 @@ class Applied:
         self.fix = fix
         self.before = before
         self.before_from = before_from
-        self.kind: str = fix["kind"]
+        self.kind: FixKind = fix["kind"]
         self.name: str = fix["name"]
         self.source = source
         self.filename: str = before["cell"]["filename"]
@@ -297,8 +298,17 @@ class Applied:
         return result
 
 
+class RunOnce(Protocol):
+    """One run of a cell with validated options, the fix applied when given (``runner._run_once``, bound to the
+    run's front-end arguments): what ``run_with_fix`` runs the before and the after with."""
+
+    def __call__(
+        self, source: str, namespace: dict[str, Any], options: RunOptions, *, filename: str, fix: Applied | None = None
+    ) -> CellRun: ...
+
+
 def run_with_fix(
-    run_cell: Callable[..., Any],
+    run_once: RunOnce,
     source: str,
     namespace: dict[str, Any],
     options: RunOptions,
@@ -306,14 +316,13 @@ def run_with_fix(
     filename: str,
     before: dict[str, Any] | None,
     before_from: str | None,
-    **kwargs: Any,
-) -> Any:
-    """``run_cell`` with ``options.try_fix``: the before run (unless given), then the run with the fix applied."""
+) -> CellRun:
+    """``run_cell`` with ``options.try_fix`` (validated): the before run (unless given), then the run with the fix
+    applied."""
     name = options.try_fix
     assert name is not None
-    check_name(name)
     if before is None:
-        first = run_cell(source, namespace, replace(options, try_fix=None, fresh=True), filename=filename, **kwargs)
+        first = run_once(source, namespace, replace(options, try_fix=None, fresh=True), filename=filename)
         before = first.report
         before_from = "a run of the cell as it is, made just before this one (the cell ran twice)"
     fix = resolve(name, before)
@@ -323,7 +332,7 @@ def run_with_fix(
     if text != source:  # tracebacks and Dynamo's user stacks read the text that runs
         linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     try:
-        return run_cell(text, namespace, applied.options(options), filename=filename, fix=applied, **kwargs)
+        return run_once(text, namespace, applied.options(options), filename=filename, fix=applied)
     finally:
         if text != source:
             if saved is None:

@@ -6,7 +6,7 @@ file outside the standard library, the installed packages, Python's prefixes and
 the ``<...>`` names of code Python or a library generated (``<frozen posixpath>``, ``<built-in>``, torch.fx's
 ``<eval_with_key>.3``: ``LIBRARY_PSEUDO_FILES``). The calls scope, the
 frames, the sources and the fixes all ask it; it imports nothing of the explorer. ``is_explorer_file(filename)``:
-a module of the explorer's own (``compiler/``, ``kernel_ext/``, any folder below them), never traced by Dynamo and
+a module of the explorer's own (``compiler/``, ``kernel_ext/``, ``dynamo_explorer/``, any folder below them), never traced by Dynamo and
 never shown in a user stack; ``EXPLORER_FILES`` lists them.
 """
 
@@ -19,14 +19,10 @@ import sysconfig
 __all__ = ["EXPLORER_FILES", "LIBRARY_PSEUDO_FILES", "is_explorer_file", "is_user_file"]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-#: the explorer's own packages, each with its real path
-_EXPLORER_DIRS = tuple(
-    {
-        d
-        for p in (_HERE, os.path.join(os.path.dirname(_HERE), "kernel_ext"))
-        for d in (os.path.abspath(p) + os.sep, os.path.realpath(p) + os.sep)
-    }
-)
+#: the explorer's own packages: the engine, the notebook layer, the command line
+_PACKAGES = (_HERE, *(os.path.join(os.path.dirname(_HERE), name) for name in ("kernel_ext", "dynamo_explorer")))
+#: the same, each with its real path
+_EXPLORER_DIRS = tuple({d for p in _PACKAGES for d in (os.path.abspath(p) + os.sep, os.path.realpath(p) + os.sep)})
 _LIBRARY_DIRS = tuple(
     os.path.realpath(p) + os.sep
     for p in {
@@ -35,14 +31,13 @@ _LIBRARY_DIRS = tuple(
         sysconfig.get_paths()["platlib"],
         sys.prefix,
         sys.base_prefix,
-        _HERE,  # the explorer's own code is never the user's, even from a checkout (an editable install)
-        os.path.join(os.path.dirname(_HERE), "kernel_ext"),
+        *_PACKAGES,  # the explorer's own code is never the user's, even from a checkout (an editable install)
     }
 )
 
 
 def is_explorer_file(filename: str | None) -> bool:
-    """Is ``filename`` a module of the explorer's own (``compiler/``, ``kernel_ext/``, their subfolders)?"""
+    """Is ``filename`` a module of the explorer's own (``compiler/``, ``kernel_ext/``, ``dynamo_explorer/``, below)?"""
     return bool(filename) and str(filename).startswith(_EXPLORER_DIRS)
 
 

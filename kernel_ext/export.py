@@ -9,9 +9,9 @@ reach the network even if it tried.
 
 Contents:
 - ``standalone_html(report) -> str``: the page; ``write_html(report, path)``: the page, written as UTF-8;
-  ``written(path)``: the line the CLI and the magic print then.
-- ``renderer_problem() -> str | None``: None when the bundle is built, else a one-line fix (the CLI and
-  the magic check it before the run).
+  ``write_html_pages``: a page, or a page a rank.
+- ``renderer_problem() -> str | None``: None when the bundle is built, else a one-line fix (``outputs.Outputs``
+  checks it before the run).
 - ``script_json(value) -> str``: JSON that cannot end its ``<script>`` element (see the note).
 - ``ExportError``: the bundle is missing or the report breaks the schema; the message is one line.
 - ``THEME``: the light-theme ``--jp-*`` defaults a plain page lacks (JupyterLab's light theme values);
@@ -23,7 +23,7 @@ appear verbatim. ``script_json`` writes ``<``, ``>`` and ``&`` as ``\\u003c``/``
 (the same string to ``JSON.parse``); U+2028/2029 likewise, for readers that treat the text as JavaScript.
 Those characters only occur inside JSON strings, so the replacement cannot touch the structure.
 
-No IPython import: the CLI (``compiler.cli``) uses this module too.
+No IPython import: the command line (``dynamo_explorer``) writes pages through ``outputs.py`` too.
 """
 
 from __future__ import annotations
@@ -47,7 +47,6 @@ __all__ = [
     "theme_rule",
     "write_html",
     "write_html_pages",
-    "written",
 ]
 
 #: Where ``npm run build`` (``build:standalone``) writes the bundle, inside the package.
@@ -213,13 +212,6 @@ def write_html_pages(report: dict[str, Any], path: str, reports: dict[int, dict[
         write_html(page, page_path)
         done.append(page_path)
     return done
-
-
-def written(path: str | os.PathLike[str]) -> str:
-    """The line a front end prints once the page is written: ``wrote PATH (1.2 MB): open it in any browser …``."""
-    size = os.path.getsize(path)
-    shown = f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.0f} KB"
-    return f"wrote {os.fspath(path)} ({shown}): open it in any browser, it needs no network"
 
 
 def _inline(path: Path, tag: str) -> str:

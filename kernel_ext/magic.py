@@ -27,13 +27,11 @@ from IPython.core.magic_arguments import argument, kwds, magic_arguments, parse_
 from IPython.display import display
 
 from compiler import RunOptions, run_cell
-from compiler.baseline import NOTICE as EAGER_NOTICE
 from compiler.errors import UsageError as EngineUsageError
-from compiler.options import add_arguments, unwritable
-from compiler.try_fix import notice as try_notice
-from compiler.try_fix import resolve as resolve_fix
+from compiler.options import add_arguments
 
 from .display import CompileReport, bundle
+from .outputs import Outputs
 from .parts import keep as keep_parts
 from .progress import ProgressLine
 
@@ -156,17 +154,7 @@ class DynamoMagics(Magics):
         # line N of `source` is notebook line N in tracebacks, linecache and the report.
         source = "\n" + cell
         filename = shell.compile.cache(source, _cell_number(shell), raw_code=source)
-        if options.compare_eager:
-            print(f"%%dynamo {EAGER_NOTICE}")
-        before, before_from = self._before(cell, options)
-        if options.try_fix is not None:  # [Note: try a fix] in compiler/try_fix.py
-            try:  # refused before the notice and before anything runs
-                options.validate()
-                if before is not None:
-                    resolve_fix(options.try_fix, before)
-            except EngineUsageError as exc:
-                raise UsageError(f"%%dynamo: {exc}") from None
-            print(f"%%dynamo {try_notice(options.try_fix, before_from)}")
+        before, before_from = self._before(cell, options)  # [Note: try a fix] in compiler/try_fix.py
         progress = None if args.quiet else ProgressLine.for_shell(shell)
         run = None
         try:
@@ -179,6 +167,7 @@ class DynamoMagics(Magics):
                 label_file=lambda name: cell_label(shell, name),
                 before=before,
                 before_from=before_from,
+                say=lambda line: print(f"%%dynamo {line}"),  # the options are validated there, then this is said
             )
         except EngineUsageError as exc:
             raise UsageError(f"%%dynamo: {exc}") from None
@@ -202,8 +191,10 @@ class DynamoMagics(Magics):
             shown = bundle(report, cell=source_line + "\n" + cell, progress=progress.widget if progress else None)
             if progress is None or not progress.finish(shown):
                 display(shown, raw=True)
-        if args.html is not None:
-            _write_html(report, args.html)
+        html = os.path.abspath(args.html) if args.html is not None else None  # said where it is, in one line
+        Outputs(html=html).write(  # (stderr when the page cannot be made)
+            report, say=lambda line: print(f"%%dynamo: {line}"), complain=lambda line: print(f"%%dynamo: {line}", file=sys.stderr)
+        )
         if run.exception is not None:
             self._show_exception(run.exception)
             return None
@@ -267,32 +258,13 @@ def _parse(magic, line: str):
         raise UsageError(f"%%dynamo: {exc}. See %%dynamo? for the options.") from None
     if args.out is not None and not args.out.isidentifier():
         raise UsageError(f"%%dynamo: --out needs a Python variable name, got {args.out!r}; e.g. --out rep")
-    if args.html is not None:  # refused before the cell runs, not after minutes of compiling
-        from .export import renderer_problem
-
-        # IPython splits the magic line without removing quotes: --html "my report.html" arrives quoted.
-        if len(args.html) >= 2 and args.html[0] == args.html[-1] and args.html[0] in "'\"":
-            args.html = args.html[1:-1]
-
-        problem = unwritable(args.html, "--html")
-        if problem is not None:
-            raise UsageError(f"%%dynamo: cannot write the report to {args.html}: {problem}")
-        problem = renderer_problem()
-        if problem is not None:
-            raise UsageError(f"%%dynamo: --html: {problem}")
+    # IPython splits the magic line without removing quotes: --html "my report.html" arrives quoted.
+    if args.html is not None and len(args.html) >= 2 and args.html[0] == args.html[-1] and args.html[0] in "'\"":
+        args.html = args.html[1:-1]
+    problem = Outputs(html=args.html).problem()  # refused before the cell runs, not after minutes of compiling
+    if problem is not None:
+        raise UsageError(f"%%dynamo: {problem}")
     return args
-
-
-def _write_html(report: dict, path: str) -> None:
-    """``--html``: write the standalone page and say where in one line (stderr when it cannot be made)."""
-    from .export import ExportError, write_html, written
-
-    try:
-        write_html(report, path)
-    except (ExportError, OSError) as exc:
-        print(f"%%dynamo: the HTML report was not written to {path}: {exc}", file=sys.stderr)
-    else:
-        print(f"%%dynamo: {written(os.path.abspath(path))}")
 
 
 def cell_label(shell, filename: str) -> str | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from compiler.summary import failure_what
+
 from .static_markup import MAX_LINES, table
 from .static_markup import escape as _e
 from .static_source import Cell
@@ -79,13 +81,11 @@ def _failures(frame: dict, reason: dict, cell: Cell) -> str:
 
 
 def _failure_what(f: dict) -> str:
-    """What failed, in a few words (``labextension/src/model/guardsModel.ts`` ``failureWhat``): ``dtype mismatch``,
-    ``grad_mode changed``, ``is another object`` (ID_MATCH), ``has another type`` (TYPE_MATCH), else the check."""
-    if f.get("property"):
-        return f"{f['property']} {'mismatch' if f.get('guard_type') == 'TENSOR_MATCH' else 'changed'}"
-    return {"ID_MATCH": "is another object", "TYPE_MATCH": "has another type"}.get(
-        str(f.get("guard_type")), str(f.get("check") or "")
-    )
+    """What failed, in a few words, as the engine wrote it (``what``, minor 15: ``dtype mismatch``, ``grad_mode
+    changed``, ``is another object``, else the check); for an older report, the engine's words computed here."""
+    if f.get("what"):
+        return str(f["what"])
+    return failure_what(str(f.get("guard_type")), f.get("property"), str(f.get("check") or ""))
 
 
 def dynamic_text(d: dict) -> str:

@@ -12,25 +12,25 @@ from .aot_graphs import AotGraphsCollector
 from .automatic_dynamic import AutomaticDynamicCollector
 from .base import CaptureContext, CodeRecord, Collector
 from .counters import CountersCollector
-from .cudagraphs import CudaGraphsCollector
+from .cudagraphs.cudagraphs import CudaGraphsCollector
 from .ddp_splits import DdpSplitsCollector
-from .decisions import DecisionsCollector
-from .dispatch_view import DispatchViewCollector
-from .dynamic_shapes import DynamicShapesCollector
+from .decisions.decisions import DecisionsCollector
+from .dispatch_view.dispatch_view import DispatchViewCollector
+from .dynamic_shapes.dynamic_shapes import DynamicShapesCollector
 from .fixes import FixesCollector
 from .frames import FramesCollector
 from .fx_graphs import FxGraphsCollector
-from .graph_breaks import GraphBreaksCollector
-from .guards import GuardsCollector
+from .graph_breaks.graph_breaks import GraphBreaksCollector
+from .guards.guards import GuardsCollector
 from .links import LinksCollector
 from .logs import LogsCollector
-from .output_code import OutputCodeCollector
-from .profile import ProfileCollector
+from .output_code.output_code import OutputCodeCollector
+from .profile.profile import ProfileCollector
 from .recompiles import RecompilesCollector
 from .sources import SourcesCollector
 from .stream import StreamCollector
 from .timings import TimingsCollector
-from .trace_steps import TraceStepsCollector
+from .trace_steps.trace_steps import TraceStepsCollector
 
 REGISTRY: tuple[type[Collector], ...] = (
     StreamCollector,

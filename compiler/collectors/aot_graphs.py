@@ -17,11 +17,11 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 from ..events import TraceEvent
-from ..model import CompileReport, Node
+from ..model import CompileReport, GraphKind, Node
 from .base import CaptureContext, Collector
 from .stream import StreamCollector
 
-KINDS = {
+KINDS: dict[str, GraphKind] = {
     "aot_joint_graph": "aot_joint",
     "aot_forward_graph": "aot_forward",
     "aot_backward_graph": "aot_backward",

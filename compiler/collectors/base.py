@@ -44,7 +44,7 @@ from torch._dynamo.utils import get_compilation_metrics
 
 from .. import compile_ids
 from ..cell import CellProgram
-from ..model import CompileReport, DynamoReset, PartCut
+from ..model import CompileReport, CutPart, DynamoReset, PartCut
 from ..options import RunOptions
 
 __all__ = ["HOOKS", "CaptureContext", "CodeRecord", "Collector", "gc_paused"]
@@ -223,7 +223,7 @@ class CaptureContext:
         finally:
             self._reading = None
 
-    def keep_part(self, report: CompileReport, part: str, compile_id: str, kept: int, whole: Any) -> None:
+    def keep_part(self, report: CompileReport, part: CutPart, compile_id: str, kept: int, whole: Any) -> None:
         """``whole`` (a list, or a string) is in the report only in part (its first ``kept`` items or characters):
         keep it for the process that ran the cell, which can hand it to a view that asks (``CellRun.parts``)."""
         key = f"{uuid.uuid4().hex}:{part}:{compile_id}"  # no other run's, in any process

@@ -14,14 +14,14 @@ import types
 
 from .. import _compat
 from ..compile_ids import dynamo_id
-from ..model import CompileReport, Frame
+from ..model import CompileReport, Frame, FrameStatus
 from .base import CaptureContext, Collector
 
 _RESUME = re.compile(r"^__resume_at_(\d+)_\d+$")
 _SKIP_FAILS = ("recompile limit", "recompile_limit", "skip", "disable")
 
 
-def frame_status(frame: Frame, report: CompileReport) -> str:
+def frame_status(frame: Frame, report: CompileReport) -> FrameStatus:
     """error > skipped > graph_break > recompile > empty > ok: the first that applies (the schema's FrameStatus)."""
     reason = (frame.fail_reason or "").lower()
     if frame.fail_type and not any(s in reason for s in _SKIP_FAILS):

@@ -19,7 +19,7 @@ from ..compile_ids import with_epoch_of
 from ..model import CompileReport, GuardFailure, RecompileReason
 from .base import CaptureContext, Collector, gc_paused
 from .frames import FramesCollector
-from .guard_failures import MAX_ENTRIES, Call, evaluate
+from .guards.guard_failures import MAX_ENTRIES, Call, evaluate
 from .logs import LogsCollector
 
 #: failures_note of a reason Dynamo recorded without explaining the entry where the run could see it.

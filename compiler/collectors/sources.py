@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable
 
 from .. import _compat
-from ..model import CompileReport, SourceExcerpt, SourceFile
+from ..model import CompileReport, SourceExcerpt, SourceFile, SourceKind
 from ..user_code import is_user_file
 from .base import CaptureContext, Collector
 
@@ -57,7 +57,7 @@ class SourcesCollector(Collector):
                 excerpts = [SourceExcerpt(first_line=1, text="".join(lines).rstrip("\n"))] if lines else []
                 report.sources.append(SourceFile(filename=name, label=label, kind="notebook-cell", excerpts=excerpts))
                 continue
-            kind = "file" if is_user_file(name) else "library"
+            kind: SourceKind = "file" if is_user_file(name) else "library"
             report.sources.append(
                 SourceFile(filename=name, label=_path_label(name), kind=kind, excerpts=_excerpts(name, spans.get(name, [])))
             )

@@ -37,7 +37,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ..model import CompileReport, Phase
+from ..model import CompileReport, Phase, PhaseKind
 from . import capture_torch
 from .base import CaptureContext, Collector
 
@@ -116,7 +116,7 @@ _PREFIX_LABELS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 # kind by exact name, then by prefix; anything else is 'other'
-_KINDS: dict[str, str] = {
+_KINDS: dict[str, PhaseKind] = {
     "build_guards": "guards",
     "OutputGraph.call_user_compiler": "backend",
     "backend_compile": "backend",
@@ -134,7 +134,7 @@ _KINDS: dict[str, str] = {
     "backward no-op": "aot",
     "automatic_dynamic": "dynamo",
 }
-_KIND_PREFIXES: tuple[tuple[str, str], ...] = (
+_KIND_PREFIXES: tuple[tuple[str, PhaseKind], ...] = (
     ("dynamo", "dynamo"),
     ("_compile.", "dynamo"),
     ("entire_frame_compile", "dynamo"),
@@ -180,7 +180,7 @@ def label_of(name: str, event: str | None = None) -> str:
     return name
 
 
-def kind_of(name: str, event: str | None = None) -> str:
+def kind_of(name: str, event: str | None = None) -> PhaseKind:
     """The schema's ``PhaseKind`` of a phase: which part of torch.compile it belongs to."""
     for candidate in (event, name):
         if candidate and candidate in _KINDS:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..schema import SCHEMA_VERSION
+from . import kinds
 from .frames import (
     AutomaticDynamic,
     CodeInfo,
@@ -44,6 +45,33 @@ from .frames import (
     SourceFile,
     StackFrame,
     Symbol,
+)
+from .kinds import (
+    CacheName,
+    CacheStatus,
+    CudaGraphSkippedAt,
+    CudaGraphStatus,
+    CutPart,
+    DecisionKind,
+    DecisionOutcome,
+    DiagnosticKind,
+    DynamicKind,
+    EagerGapCause,
+    FallbackAction,
+    FixKind,
+    FixTargetKind,
+    FrameStatus,
+    GraphKind,
+    GuardDifference,
+    KernelLanguage,
+    NameRefKind,
+    NodeOp,
+    OutputKind,
+    PhaseKind,
+    ReportScope,
+    SourceKind,
+    TraceBreakAction,
+    TraceOutcome,
 )
 from .profile import (
     BackwardProfile,
@@ -87,59 +115,84 @@ __all__ = [
     "AutomaticDynamic",
     "BackwardProfile",
     "CacheDecision",
+    "CacheName",
+    "CacheStatus",
     "CallsProfile",
     "CodeInfo",
     "CompileReport",
     "Coverage",
     "CudaGraph",
+    "CudaGraphSkippedAt",
+    "CudaGraphStatus",
+    "CutPart",
     "DdpParameter",
     "DdpSplit",
     "DdpSubmodule",
     "Decision",
+    "DecisionKind",
+    "DecisionOutcome",
     "Diagnostic",
+    "DiagnosticKind",
     "DispatchCode",
     "DispatchEntry",
     "DispatchFallback",
     "DispatchGuard",
+    "DynamicKind",
     "DynamoReset",
     "EagerBaseline",
     "EagerGap",
+    "EagerGapCause",
     "EntryProfile",
     "ErrorInfo",
+    "FallbackAction",
     "Fix",
+    "FixKind",
     "FixTarget",
+    "FixTargetKind",
     "Frame",
     "FrameCoverage",
+    "FrameStatus",
     "FunctionSpeedup",
     "Graph",
     "GraphBreak",
+    "GraphKind",
     "GraphProfile",
     "Guard",
+    "GuardDifference",
     "GuardFailure",
     "Instruction",
     "Kernel",
     "KernelCall",
+    "KernelLanguage",
     "KernelProfile",
     "LogRecord",
     "NameRef",
+    "NameRefKind",
     "Node",
+    "NodeOp",
     "OutputCode",
+    "OutputKind",
     "PartCut",
     "Phase",
+    "PhaseKind",
     "Profile",
     "RecompileReason",
+    "ReportScope",
     "RunOutcome",
     "ShapeGuard",
     "SourceExcerpt",
     "SourceFile",
+    "SourceKind",
     "StackFrame",
     "Symbol",
     "TraceAttempt",
     "TraceBreak",
+    "TraceBreakAction",
     "TraceCode",
     "TraceLogFile",
     "TraceMissing",
     "TraceNode",
+    "TraceOutcome",
     "TraceSource",
     "TraceStep",
     "TraceSteps",
@@ -157,7 +210,7 @@ class CompileReport:
     device: str
     backend: str
     options: dict[str, Any]
-    scope: str
+    scope: ReportScope
     scope_reason: str
     cell: dict[str, str]
     frames: list[Frame] = field(default_factory=list)
@@ -197,7 +250,7 @@ class CompileReport:
         """The graphs of ``compile_id``, in order (indexed as ``frame`` is)."""
         return list(_indexed(self, "graphs", lambda g: g.compile_id).get(compile_id, ()))
 
-    def add_graph(self, *, compile_id: str, kind: str, nodes: list[Node], code: str) -> Graph:
+    def add_graph(self, *, compile_id: str, kind: GraphKind, nodes: list[Node], code: str) -> Graph:
         """Append a graph under the next id and list it on its frame (when that frame is in the report)."""
         graph = Graph(id=len(self.graphs), compile_id=compile_id, kind=kind, name=None, nodes=nodes, code=code)
         self.graphs.append(graph)
@@ -206,7 +259,7 @@ class CompileReport:
             frame.graph_ids.append(graph.id)
         return graph
 
-    def diagnose(self, kind: str, message: str, compile_id: str | None = None) -> None:
+    def diagnose(self, kind: DiagnosticKind, message: str, compile_id: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(kind=kind, message=message, compile_id=compile_id))
 
     def to_json(self) -> dict[str, Any]:
@@ -231,6 +284,8 @@ _PLAIN = {
     "dict[str, float]",
     "dict[str, Any]",
     "list[int | str] | None",
+    # the schema's enums (kinds.py): strings
+    *(f"{alias}{optional}" for alias in kinds.__all__ for optional in ("", " | None")),
 }
 _CONVERTERS: dict[type, Any] = {}
 

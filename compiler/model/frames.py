@@ -9,6 +9,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .kinds import (
+    DecisionKind,
+    DecisionOutcome,
+    DiagnosticKind,
+    DynamicKind,
+    FrameStatus,
+    GraphKind,
+    KernelLanguage,
+    NameRefKind,
+    NodeOp,
+    OutputKind,
+    PhaseKind,
+    SourceKind,
+)
+
 _kw = {"slots": True, "kw_only": True}
 
 
@@ -23,7 +38,7 @@ class CodeInfo:
 
 @dataclass(**_kw)
 class NameRef:
-    kind: str  # compiled_fn | resume | import | builtins_dict
+    kind: NameRefKind
     name: str
     graph_id: int | None = None
     compile_id: str | None = None
@@ -81,6 +96,7 @@ class GuardFailure:
     actual: str | None
     line: int | None
     in_reason: bool
+    what: str = ""  # filled by collectors/guards/guard_failures.py (compiler.summary.failure_what)
 
 
 @dataclass(**_kw)
@@ -99,14 +115,14 @@ class Phase:
     parent: int | None = None
     event: str | None = None
     label: str = ""
-    kind: str = "other"  # PhaseKind in the schema
+    kind: PhaseKind = "other"
     instant: bool = False
 
 
 @dataclass(**_kw)
 class AutomaticDynamic:
     source: str
-    kind: str  # tensor | scalar
+    kind: DynamicKind
     dims: list[int]
     now: str
     marked_in: str | None
@@ -120,14 +136,14 @@ class Decision:
     module: str | None
     filename: str | None
     line: int | None
-    decision: str  # inline | skip | disabled | allow_in_graph | in_graph | builtin | polyfill | other
+    decision: DecisionKind
     rule: str
     variable: str
     call_filename: str
     call_line: int | None
     depth: int
     parent: int | None
-    outcome: str  # ok | graph_break | raised
+    outcome: DecisionOutcome
     graph_break: int | None
     error: str | None
 
@@ -136,7 +152,7 @@ class Decision:
 class Frame:
     compile_id: str
     attempt: int
-    status: str
+    status: FrameStatus
     code: CodeInfo
     parent_compile_id: str | None = None
     original_bytecode: list[Instruction] = field(default_factory=list)
@@ -160,7 +176,7 @@ class Frame:
 @dataclass(**_kw)
 class Node:
     name: str
-    op: str
+    op: NodeOp
     target: str
     args: str
     kwargs: str
@@ -176,7 +192,7 @@ class Node:
 class Graph:
     id: int
     compile_id: str
-    kind: str  # dynamo | dynamo_partial | ddp_split_graph | ddp_split_child | aot_joint | aot_forward | aot_backward | aot_inference
+    kind: GraphKind
     name: str | None
     nodes: list[Node]
     code: str
@@ -186,7 +202,7 @@ class Graph:
 @dataclass(**_kw)
 class Kernel:
     name: str
-    language: str
+    language: KernelLanguage
     source: str
     nodes: list[str] = field(default_factory=list)
     aot_nodes: list[str] = field(default_factory=list)
@@ -203,7 +219,7 @@ class KernelCall:
 @dataclass(**_kw)
 class OutputCode:
     compile_id: str
-    kind: str
+    kind: OutputKind
     source: str
     kernels: list[Kernel]
     calls: list[KernelCall] = field(default_factory=list)
@@ -248,7 +264,7 @@ class ErrorInfo:
 
 @dataclass(**_kw)
 class Diagnostic:
-    kind: str
+    kind: DiagnosticKind
     message: str
     compile_id: str | None = None
 
@@ -274,7 +290,7 @@ class SourceExcerpt:
 class SourceFile:
     filename: str
     label: str
-    kind: str
+    kind: SourceKind
     excerpts: list[SourceExcerpt] = field(default_factory=list)
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .kinds import CudaGraphSkippedAt, CudaGraphStatus, EagerGapCause, OutputKind
+
 _kw = {"slots": True, "kw_only": True}
 
 
@@ -59,7 +61,7 @@ class EntryProfile:
 
 @dataclass(**_kw)
 class EagerGap:
-    cause: str  # graph_break | frame | outside | backward
+    cause: EagerGapCause
     compile_id: str | None
     break_index: int | None
     calls: int
@@ -142,14 +144,16 @@ class EagerBaseline:
 
 @dataclass(**_kw)
 class CudaGraph:
-    """What became of CUDA graphs for one compiled graph (``report.cudagraphs``; collectors/cudagraphs.py)."""
+    """What became of CUDA graphs for one compiled graph (``report.cudagraphs``; collectors/cudagraphs/cudagraphs.py)."""
 
     compile_id: str
-    kind: str  # forward | backward | inference
+    kind: OutputKind
     graph_id: int | None
-    status: str  # recorded | rerecorded | skipped | not_recorded
+    status: CudaGraphStatus
     reason: str | None
-    skipped_at: str | None  # compile | run
+    #: a default amid fields without one: ``kw_only`` said here too, as mypy does not read the class's ``**_kw``
+    reason_text: str | None = field(default=None, kw_only=True)  # reason in a few words (compiler.summary.cudagraphs_reason)
+    skipped_at: CudaGraphSkippedAt | None
     from_forward: bool
     explanation: str | None
     partitions: int | None

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .kinds import FallbackAction, FixKind, FixTargetKind, GuardDifference, TraceBreakAction, TraceOutcome
+
 if TYPE_CHECKING:
     from .frames import CodeInfo, Instruction
 
@@ -24,7 +26,7 @@ class TraceNode:
 
 @dataclass(**_kw)
 class TraceBreak:
-    action: str  # restart | compiled | unsupported | error
+    action: TraceBreakAction
     gb_type: str | None
     reason: str
     break_index: int | None = None
@@ -52,7 +54,7 @@ class TraceAttempt:
     attempt: int
     first_step: int
     steps: int
-    outcome: str  # compiled | restart | failed | cut
+    outcome: TraceOutcome
 
 
 @dataclass(**_kw)
@@ -83,7 +85,7 @@ class TraceSteps:
 @dataclass(**_kw)
 class FixTarget:
     compile_id: str
-    kind: str  # graph_break | recompile | failure
+    kind: FixTargetKind
     index: int
 
 
@@ -91,7 +93,7 @@ class FixTarget:
 class Fix:
     name: str
     title: str
-    kind: str  # config | option | mark | register | source_edit | hint
+    kind: FixKind
     api: str
     code: str
     why: str
@@ -129,7 +131,7 @@ class DispatchGuard:
     check: str
     property: str | None
     value: str | None
-    difference: str  # differs | only_here
+    difference: GuardDifference
     summary: str
     text: str
     line: int | None
@@ -147,7 +149,7 @@ class DispatchEntry:
 
 @dataclass(**_kw)
 class DispatchFallback:
-    action: str  # recompile | eager | error
+    action: FallbackAction
     limit_name: str
     limit: int
     limit_hit: bool

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .kinds import CacheName, CacheStatus, CutPart
+
 _kw = {"slots": True, "kw_only": True}
 
 
@@ -16,7 +18,7 @@ class PartCut:
     """An artifact kept in part in the report, whole in the process that ran it (``report.parts_cut``; minor 9)."""
 
     key: str
-    part: str  # 'guards' | 'guard_tree'
+    part: CutPart
     compile_id: str
     kept: int
     total: int
@@ -45,12 +47,11 @@ class TraceMissing:
 
 @dataclass(**_kw)
 class CacheDecision:
-    """One cache decision a structured trace records (minor 10): ``cache`` fx_graph | aotautograd, ``status``
-    hit | miss | bypass."""
+    """One cache decision a structured trace records (minor 10)."""
 
     compile_id: str | None
-    cache: str
-    status: str
+    cache: CacheName
+    status: CacheStatus
     key: str | None
     reason: str | None
 

@@ -4,7 +4,7 @@
 - ``build``: one log's events into a ``CompileReport``, pane by pane, with the live collectors' own parsers;
 - ``read_trace(paths)``: every log's report as the schema's dict, validated, by rank.
 
-Used by ``dynamo-explorer open`` (compiler/cli.py), ``%dynamo_open`` and ``open_trace`` (kernel_ext).
+Used by ``dynamo-explorer open`` (dynamo_explorer/cli.py), ``%dynamo_open`` and ``open_trace`` (kernel_ext).
 """
 
 from __future__ import annotations

@@ -24,10 +24,10 @@ from typing import Any
 from ..bytecode import rows_from_listing
 from ..collectors.aot_graphs import add_aot_graphs, parse_readable
 from ..collectors.ddp_splits import SPLIT_CHILD, SPLIT_GRAPH, add_split
-from ..collectors.graph_breaks import add_graph_breaks
+from ..collectors.graph_breaks.graph_breaks import add_graph_breaks
 from ..collectors.links import frame_status
-from ..collectors.output_code import PAYLOADS as OUTPUT_CODE_EVENTS
-from ..collectors.output_code import add_output_code
+from ..collectors.output_code.output_code import PAYLOADS as OUTPUT_CODE_EVENTS
+from ..collectors.output_code.output_code import add_output_code
 from ..events import TraceEvent
 from ..model import (
     CodeInfo,

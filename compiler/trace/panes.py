@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, cast
 
-from ..collectors.guards import MAX_GUARDS_PER_FRAME, MAX_TREE_CHARS, parse_tree, rows_from_tree
+from ..collectors.guards.guards import MAX_GUARDS_PER_FRAME, MAX_TREE_CHARS, parse_tree, rows_from_tree
 from ..collectors.recompiles import split_reasons
 from ..collectors.timings import Event, phase_trees
 from ..events import TraceEvent
 from ..model import (
     CacheDecision,
+    CacheName,
+    CacheStatus,
     CompileReport,
     ShapeGuard,
     Symbol,
@@ -167,8 +169,8 @@ def caches(events: list[TraceEvent]) -> list[CacheDecision]:
         out.append(
             CacheDecision(
                 compile_id=ev.compile_id,
-                cache=m.group("cache"),
-                status=m.group("status"),
+                cache=cast("CacheName", m.group("cache")),  # CACHE_ARTIFACT matches only the schema's values
+                status=cast("CacheStatus", m.group("status")),
                 key=str(info["key"]) if info.get("key") else None,
                 reason=str(reason) if reason else None,
             )

@@ -142,11 +142,11 @@ export interface CompileReport {
    */
   dispatch?: DispatchCode[];
   /**
-   * (minor 7) --trace-steps [FRAME]: Dynamo's symbolic execution of one compiled frame, instruction by instruction (compiler/collectors/trace_steps.py, [Note: trace steps]). Null or absent without --trace-steps.
+   * (minor 7) --trace-steps [FRAME]: Dynamo's symbolic execution of one compiled frame, instruction by instruction (compiler/collectors/trace_steps/trace_steps.py, [Note: trace steps]). Null or absent without --trace-steps.
    */
   trace_steps?: null | TraceSteps;
   /**
-   * (minor 8) CUDA graphs (mode reduce-overhead or max-autotune, config triton.cudagraphs): for each graph inductor compiled with CUDA graphs asked for, whether it was recorded, skipped (inductor's own reason) or re-recorded, its recordings and, with --profile, its replays and eager runs (compiler/collectors/cudagraphs.py, [Note: cudagraphs]). In compile order; empty when no graph asked for CUDA graphs.
+   * (minor 8) CUDA graphs (mode reduce-overhead or max-autotune, config triton.cudagraphs): for each graph inductor compiled with CUDA graphs asked for, whether it was recorded, skipped (inductor's own reason) or re-recorded, its recordings and, with --profile, its replays and eager runs (compiler/collectors/cudagraphs/cudagraphs.py, [Note: cudagraphs]). In compile order; empty when no graph asked for CUDA graphs.
    */
   cudagraphs?: CudaGraph[];
   /**
@@ -453,7 +453,7 @@ export interface RecompileReason {
   failures_note?: string | null;
 }
 /**
- * (minor 6) One failing guard of an old cache entry (compiler/collectors/guard_failures.py): a check of the entry's guard tree evaluated against the values of the call that recompiled.
+ * (minor 6) One failing guard of an old cache entry (compiler/collectors/guards/guard_failures.py): a check of the entry's guard tree evaluated against the values of the call that recompiled.
  *
  * This interface was referenced by `CompileReport`'s JSON-Schema
  * via the `definition` "GuardFailure".
@@ -491,6 +491,10 @@ export interface GuardFailure {
    * This is the failure Dynamo's own reason names (its check stops at the first failing guard).
    */
   in_reason: boolean;
+  /**
+   * (minor 15) What failed, in a few words (compiler/summary.py failure_what): '<property> mismatch' for a tensor property ('dtype mismatch'), '<property> changed' for a field of the global state ('grad_mode changed'), 'is another object' (ID_MATCH), 'has another type' (TYPE_MATCH), else the check ("L['n'] == 2"). Absent in a report before minor 15.
+   */
+  what?: string;
 }
 /**
  * One timed phase of the frame's compile, or one instant event (a cache lookup's outcome). Since minor 6 each entry is one occurrence, in tree order (a phase before the phases inside it, siblings by start), from Dynamo's ChromiumEventLogger (the calls tlparse's Perfetto view is built from): the frame's own compile and, for a training step, the lazy backward compile AOTAutograd runs at the first backward (LAZY_BACKWARD, under the forward's compile id). Before minor 6: one entry per dynamo_timed key, durations summed, no nesting (start_ms, parent, event, label, kind, instant absent).
@@ -1748,6 +1752,10 @@ export interface CudaGraph {
    */
   reason: string | null;
   /**
+   * (minor 15) reason in a few words, the explorer's (compiler/summary.py cudagraphs_reason): without inductor's 'skipping cudagraphs due to ' and its stack trace ('cpu device (arg0_1)', 'mutated inputs (1 instances)'), 'no CUDA device' for a CPU graph. Null when reason is null. Absent in a report before minor 15.
+   */
+  reason_text?: string | null;
+  /**
    * Where inductor decided to skip: while compiling the graph, or in CUDA graph trees at a call. Null when not skipped.
    */
   skipped_at: 'compile' | 'run' | null;
@@ -2104,7 +2112,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 14 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 15 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

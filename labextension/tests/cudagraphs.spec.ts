@@ -3,10 +3,9 @@
  * state, inductor's reason in a few words with the full text in its tooltip, recordings, replays versus eager runs
  * with --profile; a click opens the graph in the FX pane) and the frame chip's badge. On the training_step golden
  * with rows as the CPU writes them (the forward skipped, its backward with it) and as a GPU writes them (recorded,
- * re-recorded); a report without the field shows nothing.
+ * re-recorded); a report without the field shows nothing. The words are cudagraphsModel.spec.ts's.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { cudagraphText, reasonText } from '../src/view/cudagraphs';
 import type { CompileReport, CudaGraph } from '../src/schema';
 import { golden, pane, render, settled } from './helpers';
 
@@ -23,6 +22,7 @@ function row(overrides: Partial<CudaGraph>): CudaGraph {
     graph_id: null,
     status: 'skipped',
     reason: CPU_REASON,
+    reason_text: 'no CUDA device',
     skipped_at: 'compile',
     from_forward: false,
     explanation: 'the graph runs no CUDA code: CUDA graphs record CUDA work only',
@@ -47,39 +47,6 @@ function cpuReport(): CompileReport {
   return report;
 }
 
-describe('CUDA graphs in words', () => {
-  it('says inductor reason without its prefix and stack', () => {
-    expect(reasonText(CPU_REASON)).toBe('no CUDA device');
-    expect(
-      reasonText('skipping cudagraphs due to skipping cudagraphs due to cpu device (arg0_1). Found from : \n x')
-    ).toBe('cpu device (arg0_1)');
-    expect(reasonText('skipping cudagraphs due to mutated inputs (1 instances)')).toBe('mutated inputs (1 instances)');
-    expect(reasonText(null)).toBe('');
-  });
-
-  it('says each state, with the counts it has', () => {
-    expect(cudagraphText(row({}))).toBe('forward: skipped (no CUDA device)');
-    expect(cudagraphText(row({ kind: 'backward', from_forward: true }))).toBe(
-      'backward: skipped (with its forward: no CUDA device)'
-    );
-    const recorded = row({ status: 'recorded', reason: null, skipped_at: null, partitions: 1, recordings: 1 });
-    expect(cudagraphText(recorded)).toBe('forward: recorded (1 recording)');
-    expect(cudagraphText({ ...recorded, calls: 100, replays: 98, eager_runs: 1 })).toBe(
-      'forward: recorded (1 recording · 98 replays / 1 eager run)'
-    );
-    expect(cudagraphText({ ...recorded, status: 'rerecorded', recordings: 3, partitions: 2 })).toBe(
-      'forward: re-recorded (3 recordings · 2 partitions)'
-    );
-    expect(cudagraphText({ ...recorded, status: 'not_recorded', recordings: 0, warmups: 1 })).toBe(
-      'forward: not recorded (1 warm-up only)'
-    );
-    const mutation = 'skipping cudagraphs due to mutated inputs (2 instances)';
-    expect(cudagraphText(row({ reason: mutation, skipped_at: 'run', calls: 5, replays: 0, eager_runs: 5 }))).toBe(
-      'forward: skipped (mutated inputs (2 instances) · at run time · 0 replays / 5 eager runs)'
-    );
-  });
-});
-
 describe('CUDA graphs in the frame view', () => {
   it('the frame title names each graph state and inductor reason, and opens the graph', async () => {
     const { root } = await render(cpuReport());
@@ -99,6 +66,17 @@ describe('CUDA graphs in the frame view', () => {
     expect(pane(root, 'fx-graph').dataset.graphId).toBe('3');
   });
 
+  it("a report before minor 15 (no reason_text) says inductor's reason in the same words", async () => {
+    const report = cpuReport();
+    for (const c of report.cudagraphs!) {
+      delete c.reason_text;
+    }
+    const { root } = await render(report);
+    const items = root.querySelectorAll<HTMLElement>('.jp-DynamoExplorer-frameTitle .jp-DynamoExplorer-cudagraph');
+    expect(items[0].textContent).toContain('forward: skipped (no CUDA device)');
+    expect(items[1].textContent).toContain('backward: skipped (with its forward: no CUDA device)');
+  });
+
   it('the frame chip carries a badge; a frame without rows none', async () => {
     const { root } = await render(cpuReport());
     const badge = root.querySelector<HTMLElement>('[data-pane="frames"] [data-compile-id="0/0"] [data-cudagraphs]');
@@ -115,6 +93,7 @@ describe('CUDA graphs in the frame view', () => {
         graph_id: 2,
         status: 'recorded',
         reason: null,
+        reason_text: null,
         skipped_at: null,
         partitions: 1,
         recordings: 1,
@@ -125,6 +104,7 @@ describe('CUDA graphs in the frame view', () => {
         graph_id: 3,
         status: 'rerecorded',
         reason: null,
+        reason_text: null,
         skipped_at: null,
         partitions: 1,
         recordings: 2,

@@ -56,10 +56,23 @@ describe('failures in words', () => {
       ...reason.failures![0],
       guard_type: 'ID_MATCH',
       source: "G['act']",
-      check: "___check_obj_id(G['act'], 1)"
+      check: "___check_obj_id(G['act'], 1)",
+      what: 'is another object'
     };
     expect(failureHead(swapped)).toEqual({ source: "G['act']", what: 'is another object' });
     expect(reason.failures!.filter(f => f.in_reason).map(f => f.source)).toEqual(["L['n']"]);
+  });
+
+  it("reads the engine's words (what, minor 15); a report before minor 15 gets the same words", () => {
+    const failures = frame(golden('recompile_many'), '0/1').recompile_reasons[0].failures!;
+    expect(failures.map(f => f.what)).toEqual(["L['n'] == 2", 'dtype mismatch', "L['flag'] == True"]);
+    expect(failureWhat({ ...failures[1], what: 'as the engine says' })).toBe('as the engine says');
+    const old = failures.map(f => ({ ...f, what: undefined }));
+    expect(old.map(failureWhat)).toEqual(["L['n'] == 2", 'dtype mismatch', "L['flag'] == True"]);
+    const base = { ...failures[0], what: undefined };
+    expect(failureWhat({ ...base, guard_type: 'ID_MATCH' })).toBe('is another object');
+    expect(failureWhat({ ...base, guard_type: 'TYPE_MATCH' })).toBe('has another type');
+    expect(failureWhat({ ...base, guard_type: 'GLOBAL_STATE', property: 'grad_mode' })).toBe('grad_mode changed');
   });
 
   it('names a global-state field and a failure known only from Dynamo', () => {

@@ -199,7 +199,7 @@ def test_symbols_in_the_frame_title_and_the_recompile_timeline_on_a_real_cell(la
     assert page.errors == [], page.errors
 
 
-CUT_CAPS = "%load_ext kernel_ext\nimport torch\nfrom compiler.collectors import guards\nguards.MAX_GUARDS_PER_FRAME, guards.MAX_TREE_CHARS = 2, 300"
+CUT_CAPS = "%load_ext kernel_ext\nimport torch\nfrom compiler.collectors.guards import guards\nguards.MAX_GUARDS_PER_FRAME, guards.MAX_TREE_CHARS = 2, 300"
 
 
 def test_the_whole_of_a_cut_part_loads_from_the_kernel(lab, page):

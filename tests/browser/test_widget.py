@@ -27,7 +27,7 @@ ITEM_CELL = (
     "%%dynamo --backend eager\nimport torch\n\ndef normalize(x):\n    return x / x.sum().item()\n\ny = normalize(torch.ones(4))\n"
 )
 
-CAPS_CELL = "from compiler.collectors import guards\nguards.MAX_GUARDS_PER_FRAME = 2"
+CAPS_CELL = "from compiler.collectors.guards import guards\nguards.MAX_GUARDS_PER_FRAME = 2"
 CUT_CELL = "%%dynamo --backend eager\ndef double(x):\n    return x * 2\n\nz = double(torch.ones(3))\n"
 
 

@@ -14,14 +14,14 @@ It reads nothing of the explorer's: the same record of the plain run and of the 
 
 ``OUT.json`` gets ``{"status": ..., "globals": {name: summary}}``: the exit status (plain: filled in by
 tests/engine/test_corpus.py from the process's own status, since the interpreter decides it; cli: what
-``compiler.cli.main`` returned or raised) and a comparable summary of every user-level global the cell
+``dynamo_explorer.cli.main`` returned or raised) and a comparable summary of every user-level global the cell
 left (``summarize``). Nothing is written to stdout or stderr here: both belong to the cell.
 
 plain: the cell runs in a new ``__main__`` module with the cell's directory as ``sys.path[0]`` and its
 exception or ``SystemExit`` is re-raised after the summary is written, so the interpreter itself decides
 the exit status and what goes to stderr, as for ``python CELL.py``.
 
-cli: ``compiler.cli.main(["run", CELL, ...])`` with the options of the cell's first-line comment
+cli: ``dynamo_explorer.cli.main(["run", CELL, ...])`` with the options of the cell's first-line comment
 ``# dynamo-explorer: --backend aot_eager`` (default ``--backend eager``); ``compiler.runner.run_cell`` is
 wrapped here (test side only) to keep the namespace the CLI gave it.
 """
@@ -257,7 +257,7 @@ def run_cli(cell: str, out: str, report: str, story: str | None = None, as_is: b
     CELL_DIR = os.path.dirname(cell)
     sys.path[0] = REPO  # the console script's own directory is no concern of the cell's
     import compiler.runner
-    from compiler import cli
+    from dynamo_explorer import cli
 
     seen: list[dict[str, Any]] = []
     real = compiler.runner.run_cell
@@ -308,9 +308,7 @@ def serve(mode: str) -> dict[str, Any] | None:
 
     if mode == "cli":
         sys.path[0] = REPO
-        import compiler.cli
-        import compiler.collectors
-        import compiler.runner  # noqa: F401
+        import dynamo_explorer.cli  # noqa: F401
     for line in sys.stdin:
         job = json.loads(line)
         sys.stdout.flush()

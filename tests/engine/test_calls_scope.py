@@ -206,7 +206,7 @@ def test_cli_checks_the_json_path_before_running(tmp_path):
     script = tmp_path / "s.py"
     script.write_text(f"open({str(marker)!r}, 'w').close()\n")
     proc = subprocess.run(
-        [sys.executable, "-m", "compiler.cli", "run", str(script), "--json", str(tmp_path / "missing" / "out.json")],
+        [sys.executable, "-m", "dynamo_explorer", "run", str(script), "--json", str(tmp_path / "missing" / "out.json")],
         cwd=REPO,
         capture_output=True,
         text=True,

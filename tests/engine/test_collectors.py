@@ -17,7 +17,7 @@ from compiler.collectors.base import HOOKS, CodeRecord, declares
 from compiler.collectors.dispatch import Dispatcher
 from compiler.collectors.frames import FramesCollector
 from compiler.collectors.fx_graphs import FxGraphsCollector
-from compiler.collectors.guards import GuardsCollector
+from compiler.collectors.guards.guards import GuardsCollector
 from compiler.model import CompileReport
 from tests.engine.helpers import run
 
@@ -166,7 +166,7 @@ def test_a_collector_this_torch_cannot_install_is_named_and_the_rest_of_the_run_
     """A release that moved what one collector patches (here: the decisions collector's install raises as a missing
     private name would) costs that pane only: the cell runs, every other artifact is captured, and the report
     names the collector, this torch's version and what was missing."""
-    from compiler.collectors.decisions import DecisionsCollector
+    from compiler.collectors.decisions.decisions import DecisionsCollector
 
     def moved(self: Any, ctx: Any) -> Any:
         raise AttributeError("type object 'InliningInstructionTranslator' has no attribute 'inline_call'")

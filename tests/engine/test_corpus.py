@@ -2,7 +2,7 @@
 
 Every program in tests/corpus/ (a file whose name starts with ``_`` is a helper, not a cell) runs twice,
 each in a fresh process (tests/engine/corpus_run.py): as ``python CELL.py`` and through the CLI's code path
-(``compiler.cli.main(["run", CELL, "--backend", "eager", "--json", OUT])``, or the options of the cell's
+(``dynamo_explorer.cli.main(["run", CELL, "--backend", "eager", "--json", OUT])``, or the options of the cell's
 first-line comment ``# dynamo-explorer: ...``). The explorer's run must give the same exit status, the
 same stdout (less the CLI's own ``dynamo:`` and ``dynamo-explorer:`` lines) and the same final globals,
 write a valid report without a ``collector_failed`` diagnostic whose static summary renders, print no traceback through the explorer's

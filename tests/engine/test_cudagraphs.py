@@ -5,7 +5,7 @@ On the CPU every graph is skipped, and that path runs for real here: a training 
 call under ``--mode reduce-overhead``, cold and then from inductor's cache, and a cell that calls
 ``torch.compile(f, mode="reduce-overhead")`` itself. What only a GPU does (a graph handed to CUDA graph trees, its
 warm-up, recording, re-recording, replay, a run-time skip) is exercised on constructed events and on stand-ins for
-the tree manager that log what inductor logs ([Note: cudagraphs] in compiler/collectors/cudagraphs.py).
+the tree manager that log what inductor logs ([Note: cudagraphs] in compiler/collectors/cudagraphs/cudagraphs.py).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import pytest
 import torch
 
 from compiler import RunOptions
-from compiler.collectors.cudagraphs import CudaGraphsCollector
-from compiler.collectors.cudagraphs_report import Decision, Event, explain, summarise
+from compiler.collectors.cudagraphs.cudagraphs import CudaGraphsCollector
+from compiler.collectors.cudagraphs.cudagraphs_report import Decision, Event, explain, summarise
 from compiler.summary import cudagraphs_line, cudagraphs_reason, one_line
 
 from .helpers import run
@@ -87,6 +87,8 @@ def test_every_skip_names_inductors_reason(cpu_runs: dict[str, dict[str, Any]], 
         assert r["reason"] == "skipping cudagraphs due to multiple devices: " or "cpu device" in r["reason"], r
         assert r["explanation"] and "CUDA" in r["explanation"]
         assert r["recordings"] == 0 and r["partitions"] is None and r["rerecord_reasons"] == []
+        # the reason in a few words, written once by the engine for every view (compiler.summary.cudagraphs_reason)
+        assert r["reason_text"] == cudagraphs_reason(r["reason"]) and r["reason_text"]
     by_kind = {r["kind"]: r for r in rows}
     forward, backward = by_kind["forward"], by_kind["backward"]
     assert backward["from_forward"] and not forward["from_forward"]
@@ -169,6 +171,10 @@ def test_skipped_at_run_time_with_the_trees_warning() -> None:
     assert rows[1].recordings == 2
     assert "writes into an input" in (rows[0].explanation or "") and "too often" in (rows[1].explanation or "")
     assert cudagraphs_reason(mutation) == "mutated inputs (1 instances)"
+    assert [r.reason_text for r in rows] == [
+        "mutated inputs (1 instances)",
+        "function 0 exceeding max re-recording limit (=50) on cudagraph node 3 due to x",
+    ]
 
 
 def test_a_backward_skipped_by_its_forward_and_a_backward_of_its_own() -> None:
@@ -204,6 +210,7 @@ def test_not_recorded_says_why() -> None:
     assert warm.status == "not_recorded" and "warm-up" in (warm.explanation or "")
     (never,) = summarise([_decision()], [], counted=False)
     assert "not called" in (never.explanation or "")
+    assert (warm.reason, warm.reason_text, never.reason_text) == (None, None, None)  # no reason, no words for one
 
 
 def test_reasons_in_a_few_words() -> None:
@@ -327,7 +334,7 @@ def test_post_compile_decides_and_the_profile_classifies_each_call(monkeypatch: 
         elif step == "record":
             tree.record_function(inputs, tree.fid(0))
         else:
-            collector._replay_wrapper(FakeTreeManager)(tree, None, inputs)
+            collector._replay_wrapper(FakeTreeManager.__dict__["execute_node"])(tree, None, inputs)
         return "out"
 
     monkeypatch.setattr(CompiledFxGraph, "post_compile", post_compile)

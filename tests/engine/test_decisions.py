@@ -1,5 +1,5 @@
 """frames[].decisions: Dynamo's inline / skip / disabled / allow_in_graph decision for every call it met,
-from real Dynamo (backend eager): [Note: decisions] in compiler/collectors/decisions.py."""
+from real Dynamo (backend eager): [Note: decisions] in compiler/collectors/decisions/decisions.py."""
 
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ def _cli(tmp_path, *args, script="import torch\ny = torch.ones(2) * 2\n"):
     path.write_text(script)
     out = tmp_path / "out.json"
     proc = subprocess.run(
-        [sys.executable, "-m", "compiler.cli", "run", str(path), "--json", str(out), *args],
+        [sys.executable, "-m", "dynamo_explorer", "run", str(path), "--json", str(out), *args],
         capture_output=True,
         text=True,
         timeout=300,
@@ -116,13 +116,15 @@ def test_cli_usage_errors_exit_2_with_one_line(tmp_path, args, script, needle):
 
 
 def test_engine_never_imports_ipython():
-    code = "import sys, compiler, compiler.cli, compiler.collectors; assert 'IPython' not in sys.modules, 'IPython imported'"
+    code = (
+        "import sys, compiler, compiler.collectors, dynamo_explorer.cli; assert 'IPython' not in sys.modules, 'IPython imported'"
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
 
 
 def test_huge_guard_lists_are_capped_with_a_diagnostic(monkeypatch):
-    from compiler.collectors import guards
+    from compiler.collectors.guards import guards
     from compiler.model import json_ready
 
     from .helpers import run

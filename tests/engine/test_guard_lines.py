@@ -1,4 +1,4 @@
-"""The user line of each guard (``frames[].guards[].line``, compiler/collectors/guards.py) on real cells.
+"""The user line of each guard (``frames[].guards[].line``, compiler/collectors/guards/guards.py) on real cells.
 
 The root guards of a frame (grad mode, default device, the global-state blob, ...) have no source and no
 user line: they must carry none, even when a shape guard sits next to them at the root of the guard tree

@@ -13,9 +13,9 @@ import sys
 
 import pytest
 
-from compiler.cli import build_parser
 from compiler.encoding import decode_report
 from compiler.options import OUTPUTS
+from dynamo_explorer.cli import build_parser
 from kernel_ext import export
 from tests.goldens.regenerate import HERE
 
@@ -110,7 +110,7 @@ def _cli(tmp_path, *args, script="import torch\ny = torch.ones(2) * 2\n"):
     path = tmp_path / "script.py"
     path.write_text(script)
     return subprocess.run(
-        [sys.executable, "-m", "compiler.cli", "run", str(path), *args], capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "dynamo_explorer", "run", str(path), *args], capture_output=True, text=True, timeout=300
     )
 
 
@@ -120,7 +120,9 @@ def test_cli_html_writes_the_page_alone_or_with_json(built, tmp_path):
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.strip().splitlines()
     assert lines[0].startswith("dynamo: 1 frame")
-    assert lines[1].startswith(f"dynamo-explorer: wrote {html} (") and lines[1].endswith(
+    # one line a file written, in the order of the flags' declaration (kernel_ext/outputs.py): the JSON, then the page
+    assert lines[1].startswith(f"dynamo-explorer: wrote {out} (") and lines[1].endswith(" KB)")
+    assert lines[2].startswith(f"dynamo-explorer: wrote {html} (") and lines[2].endswith(
         "open it in any browser, it needs no network"
     )
     (embedded,) = EMBEDDED.findall(html.read_text(encoding="utf-8"))
@@ -160,7 +162,7 @@ def test_cli_refuses_html_when_the_renderer_is_not_built(tmp_path):
     code = (
         "import sys, pathlib; from kernel_ext import export; "
         f"export.BUNDLE_JS = pathlib.Path({str(tmp_path / 'none.js')!r}); "
-        "from compiler.cli import main; "
+        "from dynamo_explorer.cli import main; "
         f"sys.exit(main(['run', {str(script)!r}, '--html', {str(tmp_path / 'r.html')!r}]))"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)

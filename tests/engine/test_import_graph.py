@@ -1,5 +1,6 @@
-"""The house in order (issue 26 item 2): no import circle in ``compiler/`` or ``kernel_ext/``, and the engine never
-imports IPython.
+"""The house in order (issue 26 item 2, issue 40 item 1): no import circle in ``compiler/``, ``kernel_ext/`` or
+``dynamo_explorer/``; the engine never imports IPython, nor the layers above it (``kernel_ext``, the command line);
+the IPython layer does not import the command line.
 
 The graph is read from the source (``ast``), every import counted: those at module level and those inside a function
 (an import made when a function runs still ties the two modules together: the base layer would depend on a
@@ -13,7 +14,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("compiler", "kernel_ext")
+PACKAGES = ("compiler", "kernel_ext", "dynamo_explorer")
 
 
 def _modules() -> dict[str, Path]:
@@ -112,3 +113,26 @@ def test_the_engine_never_imports_ipython():
             else:
                 continue
             assert "IPython" not in roots and "ipykernel" not in roots, f"{name} imports IPython"
+
+
+#: what each layer must not import: the engine is below both front ends, the notebook layer beside the command line
+FORBIDDEN = {"compiler": ("kernel_ext", "dynamo_explorer"), "kernel_ext": ("dynamo_explorer",)}
+
+
+def test_each_layer_imports_only_those_below_it():
+    edges = graph()
+    assert any(n.startswith("dynamo_explorer.") for n in edges), "the command line was read"
+    wrong = [
+        f"{name} imports {target}"
+        for name, targets in edges.items()
+        for target in targets
+        if target.split(".")[0] in FORBIDDEN.get(name.split(".")[0], ())
+    ]
+    assert wrong == []
+
+
+def test_the_layer_check_finds_an_engine_import_of_a_front_end(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("def f():\n    from kernel_ext.outputs import Outputs\n")
+    modules = {**_modules(), "compiler.m": path}
+    assert "kernel_ext.outputs" in _imports("compiler.m", path, modules)

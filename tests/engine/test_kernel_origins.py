@@ -1,4 +1,4 @@
-"""Which FX nodes each inductor kernel computes ([Note: kernel origins] in collectors/output_code.py).
+"""Which FX nodes each inductor kernel computes ([Note: kernel origins] in collectors/output_code/output_code.py).
 
 Real ``torch.compile`` with inductor on the CPU: a Linear + ReLU model called through a function. The ReLU
 node is computed by a generated C++ kernel (``cpp_fused_relu_0``), the Linear node by an extern kernel
@@ -13,7 +13,7 @@ import pytest
 import torch
 import torch._inductor.debug
 
-from compiler.collectors.output_code import comment_origins, origins, split_kernels, take_handles
+from compiler.collectors.output_code.output_code import comment_origins, origins, split_kernels, take_handles
 from compiler.model import Kernel
 
 from .helpers import frames_named, run

@@ -221,7 +221,7 @@ def test_a_backward_run_on_another_thread_is_profiled() -> None:
 
 def test_the_profile_does_not_depend_on_a_visible_gpu(monkeypatch) -> None:
     # a GPU machine records CUDA activity too; a CPU program launches no kernel there: the same profile (issue 28)
-    from compiler.collectors import profile_torch
+    from compiler.collectors.profile import profile_torch
 
     start = profile_torch.start_profiler
     monkeypatch.setattr(profile_torch, "start_profiler", lambda: (start()[0], True))

@@ -3,7 +3,7 @@ the call that launched it (the profiler's link from a kernel to the CPU op inner
 whatever ran on the host while it ran; a graph's first call (its lazy compile and autotuning) is apart from
 the calls after it; a backward on another thread is read; the run split counts each moment once.
 
-The events are built as kineto gives them (compiler/collectors/profile_torch.py, stop_profiler): CPU ops and marks with their own
+The events are built as kineto gives them (compiler/collectors/profile/profile_torch.py, stop_profiler): CPU ops and marks with their own
 correlation ids, CUDA runtime calls with CUPTI's correlation ids (a number space of their own, which collides
 with the ops') linked to the op they ran in, and device kernels linked to the same op. Times are in µs
 (x 1000 ns), so 1 unit = 0.001 ms.
@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from compiler.collectors import profile_report
-from compiler.collectors.profile_analysis import CELL, COMPILE, COMPILED_BACKWARD, GRAPH
-from compiler.collectors.profile_torch import ProfilerEvent
+from compiler.collectors.profile import profile_report
+from compiler.collectors.profile.profile_analysis import CELL, COMPILE, COMPILED_BACKWARD, GRAPH
+from compiler.collectors.profile.profile_torch import ProfilerEvent
 from compiler.model import CompileReport
 
 US = 1000
@@ -222,7 +222,7 @@ def test_no_device_work_no_device_figures_even_with_cuda_activity() -> None:
 def test_without_activity_types_the_user_annotations_keep_their_kind() -> None:
     """torch 2.11's raw kineto events have ``is_user_annotation`` and no ``activity_type``: ``stop_profiler`` reads
     a GPU-side record_function range as one (not a kernel), and the rest with no kind."""
-    from compiler.collectors import profile_torch
+    from compiler.collectors.profile import profile_torch
 
     class Device:
         def __init__(self, name: str) -> None:

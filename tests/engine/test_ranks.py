@@ -214,7 +214,7 @@ def test_a_plain_torchrun_trace_opens_rank_by_rank_and_names_the_rank_that_recom
     assert "the ranks first diverge at [0/1] (compile_ids): rank 1 compiled [0/1], rank 0 did not" in html
     assert "size mismatch at index 0" in html and "2 ranks of 2, this is rank 0" in html
     cli = subprocess.run(
-        [sys.executable, "-m", "compiler.cli", "open", str(trace), "--html", str(tmp_path / "job.html")],
+        [sys.executable, "-m", "dynamo_explorer", "open", str(trace), "--html", str(tmp_path / "job.html")],
         cwd=REPO,
         env=_env(),
         capture_output=True,
@@ -249,7 +249,7 @@ def _nproc(tmp: Path, script: Path, trace: Path | None = None) -> tuple[subproce
     out = tmp / "report.json"
     env = _env() if trace is None else {**_env(), "TORCH_TRACE": str(trace)}
     done = subprocess.run(
-        [sys.executable, "-m", "compiler.cli", "run", "--nproc", "2", str(script), "--backend", "eager", "--json", str(out)],
+        [sys.executable, "-m", "dynamo_explorer", "run", "--nproc", "2", str(script), "--backend", "eager", "--json", str(out)],
         cwd=REPO,
         env=env,
         capture_output=True,
@@ -336,7 +336,7 @@ def test_run_nproc_shows_where_the_ranks_collectives_part_and_the_graph_a_branch
 def test_run_nproc_refuses_a_bad_count_in_one_line(argv: list[str], tmp_path: Path) -> None:
     script = _write(tmp_path, "s.py", "print(1)\n")
     done = subprocess.run(
-        [sys.executable, "-m", "compiler.cli", "run", *argv, str(script), "--json", str(tmp_path / "r.json")],
+        [sys.executable, "-m", "dynamo_explorer", "run", *argv, str(script), "--json", str(tmp_path / "r.json")],
         cwd=REPO,
         env=_env(),
         capture_output=True,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from compiler.collectors import guard_failures
+from compiler.collectors.guards import guard_failures
 
 from .helpers import frames_named, run
 
@@ -57,6 +57,8 @@ def test_dtype_int_and_flag_changed_gives_three_failures_of_one_entry_each_with_
     assert (flag["expected"], flag["actual"], flag["check"]) == ("True", "False", "L['flag'] == True")
     assert (dtype["line"], n["line"], flag["line"]) == (4, 4, 5)
     assert [f["in_reason"] for f in (dtype, n, flag)] == [False, True, False]
+    # what failed, in the words every view shows (compiler.summary.failure_what, written once by the engine)
+    assert [f["what"] for f in (dtype, n, flag)] == ["dtype mismatch", "L['n'] == 2", "L['flag'] == True"]
 
 
 def test_a_list_length_change_says_the_lengths_and_counts_the_items_that_no_longer_exist():
@@ -101,6 +103,7 @@ def test_an_id_match_on_a_swapped_function_names_both_functions():
     assert failure["check"].startswith("___check_obj_id(G['act'], ")
     assert failure["expected"].startswith("torch.relu (id 0x")
     assert failure["actual"].startswith("torch.tanh (id 0x")
+    assert failure["what"] == "is another object"
 
 
 def test_a_type_match_on_a_swapped_module_names_both_classes():
@@ -108,6 +111,7 @@ def test_a_type_match_on_a_swapped_module_names_both_classes():
     _, second = frames_named(run(src).report, "h")
     failure = _by(_failures(second))[("TYPE_MATCH", "G['m']", None)]
     assert (failure["expected"], failure["actual"]) == ("torch.nn.modules.activation.ReLU", "torch.nn.modules.activation.Tanh")
+    assert failure["what"] == "has another type"
 
 
 def test_two_old_entries_both_failing_are_each_explained():
@@ -133,6 +137,7 @@ def test_a_global_state_change_names_the_field_with_both_values():
     (failure,) = _failures(second)
     assert (failure["guard_type"], failure["source"], failure["property"]) == ("GLOBAL_STATE", "", "grad_mode")
     assert (failure["expected"], failure["actual"], failure["line"], failure["in_reason"]) == ("true", "false", None, True)
+    assert failure["what"] == "grad_mode changed"
 
 
 def test_a_shape_recompile_points_at_the_automatic_dynamic_decision_it_led_to():
@@ -219,3 +224,14 @@ def test_only_the_most_recent_entries_of_a_recompile_are_evaluated(monkeypatch):
     assert [f["expected"] for f in recent["failures"]] == ["2"] and recent["failures_note"] is None
     assert older["failures"] == [] and older["failures_note"].startswith("not evaluated: only the ")
     assert older["reason"].startswith("n == 1")  # Dynamo's own reason is still there
+
+
+def test_what_failed_in_a_few_words():
+    """``GuardFailure.what`` (minor 15): the words the renderer and the static view show, computed once here."""
+    from compiler.summary import failure_what
+
+    assert failure_what("TENSOR_MATCH", "dtype", "check_tensor(L['x'], ...)") == "dtype mismatch"
+    assert failure_what("GLOBAL_STATE", "grad_mode", "___check_global_state()") == "grad_mode changed"
+    assert failure_what("ID_MATCH", None, "___check_obj_id(G['act'], 1)") == "is another object"
+    assert failure_what("TYPE_MATCH", None, "___check_type_id(G['m'], 1)") == "has another type"
+    assert failure_what("EQUALS_MATCH", None, "L['n'] == 2") == "L['n'] == 2"

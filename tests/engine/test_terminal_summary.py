@@ -1,5 +1,5 @@
 """Issue 40, item 2: ``dynamo-explorer run SCRIPT.py`` with no output flag prints the report's summary to the
-terminal (``compiler/terminal.py``): the header, a table of the frames with Dynamo's compile ids, each distinct
+terminal (``dynamo_explorer/terminal.py``): the header, a table of the frames with Dynamo's compile ids, each distinct
 graph break at its ``file:line`` with its type, reason, line of code and hint, each recompile with the guard that
 failed, and the one-line summary. Plain text when piped (no escape codes), rich's tables and colour on a terminal;
 ``open`` of a trace does the same; ``--json`` / ``--html`` write as before and print the one line only.
@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from compiler.terminal import print_summary
+from dynamo_explorer.terminal import print_summary
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDENS = REPO / "tests" / "goldens"
@@ -45,7 +45,7 @@ def _env() -> dict[str, str]:
 
 def _run(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "compiler.cli", *args],
+        [sys.executable, "-m", "dynamo_explorer", *args],
         cwd=cwd,
         env=env or _env(),
         capture_output=True,
@@ -73,13 +73,14 @@ def test_run_without_an_output_prints_the_summary(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["toy.py"], "no output flag: nothing written"
 
 
-def test_an_output_flag_prints_the_one_line_only(tmp_path):
+def test_an_output_flag_prints_the_one_line_and_the_file_written(tmp_path):
     (tmp_path / "toy.py").write_text(TOY)
     proc = _run(tmp_path, "run", "toy.py", "--backend", "eager", "--json", "r.json")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[0] == "done"
-    assert [line for line in proc.stdout.splitlines()[1:]] == [proc.stdout.splitlines()[1]]
-    assert proc.stdout.splitlines()[1].startswith("dynamo: ")
+    done, summary, wrote = proc.stdout.splitlines()
+    assert done == "done"
+    assert summary.startswith("dynamo: ")
+    assert re.fullmatch(r"dynamo-explorer: wrote r\.json \(\d+ KB\)", wrote), wrote
     assert json.loads((tmp_path / "r.json").read_text())["frames"]
 
 

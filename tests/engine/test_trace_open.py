@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.cli import main as cli_main
 from compiler.schema import PANES, report_errors, validate_report
 from compiler.trace import read_trace
+from dynamo_explorer.cli import main as cli_main
 from kernel_ext import parts
 from kernel_ext.open_trace import TraceError, open_trace, parse_open_line
 
@@ -61,7 +61,7 @@ def traced(tmp_path_factory: pytest.TempPathFactory) -> dict:
     program, trace_dir, live = tmp / "program.py", tmp / "trace", tmp / "live.json"
     program.write_text(PROGRAM)
     proc = subprocess.run(
-        [sys.executable, "-m", "compiler.cli", "run", str(program), "--json", str(live)],
+        [sys.executable, "-m", "dynamo_explorer", "run", str(program), "--json", str(live)],
         cwd=REPO,
         env={**_env(), "TORCH_TRACE": str(trace_dir)},
         capture_output=True,
@@ -168,7 +168,7 @@ def test_cli_open_writes_json_and_html_and_refuses_bad_input_in_one_line(
 ) -> None:
     out, page = tmp_path / "r.json", tmp_path / "r.html"
     done = subprocess.run(  # the console entry point, once
-        [sys.executable, "-m", "compiler.cli", "open", str(traced["dir"]), "--json", str(out), "--html", str(page)],
+        [sys.executable, "-m", "dynamo_explorer", "open", str(traced["dir"]), "--json", str(out), "--html", str(page)],
         cwd=REPO,
         env=_env(),
         capture_output=True,
@@ -179,7 +179,7 @@ def test_cli_open_writes_json_and_html_and_refuses_bad_input_in_one_line(
     assert "6 frames" in done.stdout and page.stat().st_size > 10_000
     validate_report(json.loads(out.read_text()))
     (tmp_path / "empty").mkdir()
-    for args, says in (  # the refusals in this process: compiler.cli.main, what the entry point calls
+    for args, says in (  # the refusals in this process: dynamo_explorer.cli.main, what the entry point calls
         ([str(tmp_path / "nowhere")], "no such file or directory"),
         ([str(tmp_path / "empty")], "no *.log file"),
         ([str(traced["dir"]), "--rank", "3", "--json", str(out)], "rank 3: the trace holds ranks none (one process)"),

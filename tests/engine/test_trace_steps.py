@@ -11,8 +11,8 @@ import pytest
 from torch._dynamo.symbolic_convert import InstructionTranslatorBase
 
 from compiler import RunOptions, UsageError
-from compiler.collectors import trace_steps_torch
-from compiler.collectors.trace_steps import TraceStepsCollector
+from compiler.collectors.trace_steps import trace_steps_torch
+from compiler.collectors.trace_steps.trace_steps import TraceStepsCollector
 
 from .helpers import run
 

@@ -59,7 +59,7 @@ def test_a_backward_compiled_and_run_on_another_thread_shows_its_code_and_its_ca
         "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "inductor"),
         "PYTHONPATH": os.pathsep.join(p for p in (repo, os.environ.get("PYTHONPATH")) if p),
     }
-    cmd = [sys.executable, "-m", "compiler.cli", "run", str(script), "--backend", "inductor", "--profile", "--json", str(out)]
+    cmd = [sys.executable, "-m", "dynamo_explorer", "run", str(script), "--backend", "inductor", "--profile", "--json", str(out)]
     proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     rep = json.loads(out.read_text())

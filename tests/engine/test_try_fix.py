@@ -249,7 +249,7 @@ def test_cli_says_the_script_runs_twice_first(tmp_path) -> None:
     script = tmp_path / "script.py"
     script.write_text("import sys\nprint('ran', file=sys.stderr)\n" + ITEM, encoding="utf-8")
     out = tmp_path / "r.json"
-    cmd = [sys.executable, "-m", "compiler.cli", "run", str(script), "--backend", "eager", "--try", "capture_scalar_outputs"]
+    cmd = [sys.executable, "-m", "dynamo_explorer", "run", str(script), "--backend", "eager", "--try", "capture_scalar_outputs"]
     proc = subprocess.run([*cmd, "--json", str(out)], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stderr.splitlines()

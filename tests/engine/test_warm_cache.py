@@ -33,7 +33,7 @@ def _run(script: pathlib.Path, cache: pathlib.Path) -> dict:
     out = script.with_suffix(".json")
     env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
-        [sys.executable, "-m", "compiler.cli", "run", str(script), "--backend", "inductor", "--json", str(out)],
+        [sys.executable, "-m", "dynamo_explorer", "run", str(script), "--backend", "inductor", "--json", str(out)],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -23,7 +23,7 @@ def _cli(tmp_path: pathlib.Path, source: str, *options: str) -> tuple[subprocess
     script.write_text(source)
     out = tmp_path / "report.json"
     proc = subprocess.run(
-        [sys.executable, "-m", "compiler.cli", "run", str(script), "--backend", "eager", "--json", str(out), *options],
+        [sys.executable, "-m", "dynamo_explorer", "run", str(script), "--backend", "eager", "--json", str(out), *options],
         cwd=tmp_path,
         capture_output=True,
         text=True,

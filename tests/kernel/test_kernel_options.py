@@ -243,8 +243,8 @@ def test_cli_and_magic_share_every_option_spelling():
     # and output is declared once (compiler.options) and both parsers are made from it: the same flags, the same values
     from IPython.core.error import UsageError
 
-    from compiler.cli import build_parser
     from compiler.options import OPTIONS, OUTPUTS, RunOptions
+    from dynamo_explorer.cli import build_parser
     from kernel_ext.magic import DynamoMagics, _parse
 
     cli = build_parser()

@@ -95,7 +95,7 @@ print(json.dumps({"z": torch.equal(z, toy(a, b)), "printed": printed, "scope": c
 """
 
 CUT = """
-from compiler.collectors import guards as _guards
+from compiler.collectors.guards import guards as _guards
 _caps = _guards.MAX_GUARDS_PER_FRAME, _guards.MAX_TREE_CHARS
 _guards.MAX_GUARDS_PER_FRAME, _guards.MAX_TREE_CHARS = 2, 300
 """

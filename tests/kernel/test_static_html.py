@@ -311,6 +311,20 @@ def test_every_failing_guard_of_a_recompile_is_a_row_with_expected_and_actual():
     assert XSS not in page and "&lt;script&gt;" in page
 
 
+def test_what_failed_is_the_engines_words_and_an_older_report_gets_the_same():
+    """``failures[].what`` (minor 15) is shown as the engine wrote it; a report before minor 15 has none, and the
+    engine's own function (``compiler.summary.failure_what``) words it the same."""
+    report = _golden("recompile_many")
+    failures = report["frames"][1]["recompile_reasons"][0]["failures"]
+    assert [f["what"] for f in failures] == ["L['n'] == 2", "dtype mismatch", "L['flag'] == True"]
+    page = render(report)
+    for f in failures:
+        del f["what"]
+    assert render(report) == page
+    failures[1]["what"] = "as the engine says"
+    assert "as the engine says" in render(report) and "dtype mismatch" not in render(report)
+
+
 def test_state_carried_from_an_earlier_run_and_the_compile_that_marked_an_input_dynamic_are_said():
     """rerun_dynamic: the dynamic_sizes cell run twice in one process ([Note: automatic dynamic memory])."""
     rerun = render(_golden("rerun_dynamic"))

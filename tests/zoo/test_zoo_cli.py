@@ -27,7 +27,7 @@ from .harness import REPO, SCRIPTS, _recorded, _run_reference, env, expected_cal
 def test_cli_report_equals_torch_compile(name, tmp_path):
     out = tmp_path / "report.json"
     proc = subprocess.run(
-        [sys.executable, "-m", "compiler.cli", "run", str(script_path(name)), "--backend", "eager", "--json", str(out)],
+        [sys.executable, "-m", "dynamo_explorer", "run", str(script_path(name)), "--backend", "eager", "--json", str(out)],
         cwd=REPO,
         env=env(),
         capture_output=True,

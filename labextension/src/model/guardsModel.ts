@@ -17,7 +17,8 @@
  * - `dynamicDecisions`: a recompile tied to the automatic-dynamic decision it led to (after [0/0] → size
  *   mismatch, Dynamo marked L['x'] dim 0 dynamic; [0/1] compiled with s0).
  */
-import { dynamicText } from './shapeText';
+import { dynamicText, symbolsOf } from './shapeText';
+import { legacyFailureWhat } from './legacyWords';
 import { failedGuards, type ReportIndex } from './model';
 import type {
   AutomaticDynamic,
@@ -302,20 +303,12 @@ export function diffNote(report: CompileReport, before: Frame, after: Frame): st
 }
 
 /**
- * What failed, in a few words: `dtype mismatch` for a tensor property, `grad_mode changed` for a global-state
- * field, `is another object` / `has another type` for ID_MATCH / TYPE_MATCH, else the check (`L['n'] == 2`).
+ * What failed, in a few words, as the engine wrote it (`what`, minor 15: compiler/summary.py `failure_what`):
+ * `dtype mismatch` for a tensor property, `grad_mode changed` for a global-state field, `is another object` /
+ * `has another type` for ID_MATCH / TYPE_MATCH, else the check (`L['n'] == 2`).
  */
 export function failureWhat(failure: GuardFailure): string {
-  if (failure.property) {
-    return failure.guard_type === 'TENSOR_MATCH' ? `${failure.property} mismatch` : `${failure.property} changed`;
-  }
-  if (failure.guard_type === 'ID_MATCH') {
-    return 'is another object';
-  }
-  if (failure.guard_type === 'TYPE_MATCH') {
-    return 'has another type';
-  }
-  return failure.check;
+  return failure.what ?? legacyFailureWhat(failure);
 }
 
 /**
@@ -397,7 +390,7 @@ function readsInput(symbol: ShapeSymbol, input: string): boolean {
  */
 export function dynamicDecisions(report: CompileReport, frame: Frame): IDynamicDecision[] {
   const marked = (frame.automatic_dynamic ?? []).filter(d => d.marked_in === frame.compile_id);
-  const symbols = report.symbols.filter(s => s.compile_id === frame.compile_id);
+  const symbols = symbolsOf(report, frame.compile_id);
   return marked.map(decision => {
     let reason: RecompileReason | null = null;
     let failure: GuardFailure | null = null;

@@ -2,24 +2,25 @@
  * The dynamic-shape facts of a frame, for the frame title at the top of the main column: its symbols
  * (`s0 = L['x'].size()[0] = 8, [2, int_oo]`, each with a link to the line that first used it), and the inputs
  * Dynamo's automatic dynamic shapes held dynamic, with who marked them (this compile, an earlier compile of the
- * run, or an earlier run in the process: frames[].automatic_dynamic).
+ * run, or an earlier run in the process: frames[].automatic_dynamic). The words are model/shapeText.ts's; both rows
+ * are registered in view/frameExtras.ts, whose ids the view sets as their `data-section`.
  */
 import type { IViewContext } from './context';
 import { button, h } from '../dom';
-import { dynamicText, symbolText } from '../model/shapeText';
-import type { AutomaticDynamic, Frame } from '../schema';
+import { dynamicText, markedText, symbolText, symbolsOf } from '../model/shapeText';
+import type { Frame } from '../schema';
 
 /**
  * The row of a frame's dynamic-shape symbols, or null when the frame has none (a static compile).
  */
 export function frameSymbols(ctx: IViewContext, frame: Frame): HTMLElement | null {
-  const symbols = ctx.report.symbols.filter(s => s.compile_id === frame.compile_id);
+  const symbols = symbolsOf(ctx.report, frame.compile_id);
   if (symbols.length === 0) {
     return null;
   }
   const row = h(
     'div',
-    { class: 'jp-DynamoExplorer-symbols', data: { section: 'symbols' } },
+    { class: 'jp-DynamoExplorer-symbols' },
     h('span', {
       class: 'jp-DynamoExplorer-muted',
       text: 'dynamic shapes:',
@@ -43,21 +44,6 @@ export function frameSymbols(ctx: IViewContext, frame: Frame): HTMLElement | nul
 }
 
 /**
- * Who marked an input dynamic, seen from `frame`: "marked by this compile, was size (8)", "marked in [0/1]",
- * "marked by an earlier run".
- */
-export function markedText(d: AutomaticDynamic, frame: Frame): string {
-  if (d.marked_in === null) {
-    return 'marked by an earlier run';
-  }
-  if (d.marked_in !== frame.compile_id) {
-    return `marked in [${d.marked_in}]`;
-  }
-  const was = d.was ? `, was ${d.was}${d.was_from_earlier_run ? ' in an earlier run' : ''}` : '';
-  return `marked by this compile${was}`;
-}
-
-/**
  * The row of a frame's inputs held dynamic by automatic dynamic shapes, or null when there are none.
  */
 export function frameAutomaticDynamic(frame: Frame): HTMLElement | null {
@@ -67,7 +53,7 @@ export function frameAutomaticDynamic(frame: Frame): HTMLElement | null {
   }
   const row = h(
     'div',
-    { class: 'jp-DynamoExplorer-symbols', data: { section: 'automatic-dynamic' } },
+    { class: 'jp-DynamoExplorer-symbols' },
     h('span', {
       class: 'jp-DynamoExplorer-muted',
       text: 'automatic dynamic:',

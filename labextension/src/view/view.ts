@@ -4,9 +4,8 @@
  * 'loading' while panes draw and 'ready' once everything shown is drawn, SVG included.
  */
 import type { IReportView } from './context';
-import { frameCudaGraphs } from './cudagraphs';
 import { formatSeconds, h } from '../dom';
-import { frameAutomaticDynamic, frameSymbols } from './frameSymbols';
+import { FRAME_EXTRAS } from './frameExtras';
 import { PaneLayout } from './layout';
 import { LineLinker } from './linking';
 import type { IKernelRef } from '../model/kernels';
@@ -236,17 +235,12 @@ export class ReportView implements IReportView {
         title: phases
       })
     );
-    const symbols = frameSymbols(this, frame);
-    if (symbols) {
-      el.append(symbols);
-    }
-    const dynamic = frameAutomaticDynamic(frame);
-    if (dynamic) {
-      el.append(dynamic);
-    }
-    const cudagraphs = frameCudaGraphs(this, frame);
-    if (cudagraphs) {
-      el.append(cudagraphs);
+    for (const extra of FRAME_EXTRAS) {
+      const row = extra.build(this, frame);
+      if (row) {
+        row.dataset.section = extra.id;
+        el.append(row);
+      }
     }
     if (frame.fail_reason) {
       el.append(

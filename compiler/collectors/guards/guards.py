@@ -1,0 +1,202 @@
+"""Collector for guards: the exported ``GuardsSet`` per compile id, plus the guard-manager tree.
+
+Rows come from ``guard_export_fn`` (GuardBuilder names: TENSOR_MATCH, ID_MATCH, TYPE_MATCH,
+EQUALS_MATCH, SEQUENCE_LENGTH, SHAPE_ENV, ...). The guard-manager tree (``str`` of each cache entry's
+guard manager, read before the run's cache entries are dropped: exactly what ``TORCH_LOGS=guards``
+prints) adds the checks the export leaves out (``check_tensor(...)``) and the user line each guard came
+from (``guard_line``: a root guard such as the global state has none); a frame with no export (empty
+graph) gets its rows from the tree.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ... import _compat
+from ...model import CompileReport, Guard
+from ..base import CaptureContext, Collector, gc_paused
+
+# A frame over a 10,000-node model guards every parameter: 54,000 guards and a 21 MB tree. Past these
+# caps the report keeps the first ones (tree order) and says so; TORCH_LOGS=guards prints all of them.
+MAX_GUARDS_PER_FRAME = 5000
+MAX_TREE_CHARS = 1_000_000
+
+
+def export_rows(guards: Any, limit: int | None = None) -> tuple[list[Guard], int]:
+    """The first ``limit`` guards of an exported ``GuardsSet`` as rows, and how many it holds."""
+    rows: list[Guard] = []
+    total = 0
+    for g in guards:
+        total += 1
+        if limit is not None and len(rows) >= limit:
+            continue
+        kinds = list(getattr(g, "guard_types", None) or [])
+        try:
+            builder = g.inner_create_fn().__name__
+        except Exception:  # noqa: BLE001 - create_fn is a partial or a lambda in some versions
+            builder = getattr(g.create_fn, "__name__", "GUARD")
+        rows.append(
+            Guard(
+                type=kinds[-1] if kinds else builder,
+                source=g.name or "",
+                code=[str(c) for c in (getattr(g, "code_list", None) or [])],
+                line=None,
+                origin=getattr(g.source, "name", str(g.source)),
+            )
+        )
+    return rows, total
+
+
+_TREE_LINE = re.compile(
+    r"^(?P<indent>[| ]*)\+- (?:"
+    r"(?:GuardManager|DictGuardManager|DictSubclassGuardManager|RootGuardManager)(?:: source=(?P<source>.+?), accessed_by=[^\n]*)?"
+    r"|(?P<kind>[A-Z][A-Z0-9_]+): (?P<code>[^\n]*))$",
+    re.M,
+)
+_WHERE = re.compile(r"(?P<file>[^\s#]+):(?P<line>\d+) in [\w<>.]+")
+
+
+def user_line(comment: str, filename: str) -> int | None:
+    """The user line a guard's comment names (``x + 1  # f.py:3 in f``), when it is a line of ``filename``
+    (the frame's own file; Dynamo shortens paths, so the comment's path is a suffix of it)."""
+    w = _WHERE.search(comment.rsplit("# ", 1)[-1])
+    return int(w.group("line")) if w and filename.endswith(w.group("file")) else None
+
+
+def parse_tree(text: str, filename: str) -> list[tuple[str, str, str, int | None, str]]:
+    """``(source, leaf kind, code, user line, comment)`` for every leaf guard of a guard-tree dump.
+
+    A leaf reads ``KIND: check  # user code  # file:line in fn``. The user line is kept only when
+    the comment points into ``filename`` (the frame's own file; the tree shortens paths, so the
+    comment's path is a suffix of it). One regex pass: a 10,000-node model's tree has 4 MB.
+    """
+    out = []
+    stack: list[tuple[int, str]] = []  # (depth, source)
+    lines: dict[str, int | None] = {}  # comment -> user line (many leaves share one)
+    for m in _TREE_LINE.finditer(text):
+        depth = len(m.group("indent"))
+        while stack and stack[-1][0] >= depth:
+            stack.pop()
+        kind = m.group("kind")
+        if kind is None:
+            stack.append((depth, m.group("source") or ""))
+            continue
+        check, sep, comment = m.group("code").partition("  # ")
+        line = None
+        if sep:
+            where = comment.rsplit("# ", 1)[-1]
+            if where not in lines:
+                lines[where] = user_line(where, filename)
+            line = lines[where]
+        out.append((stack[-1][1] if stack else "", kind, check.strip(), line, comment))
+    return out
+
+
+def guard_line(guard: Guard, leaves: list[tuple[str, str, int | None]]) -> int | None:
+    """The user line of an exported guard, from the tree leaves ``(kind, code, line)`` of its source.
+
+    A guard with a source takes the line of a leaf of its own kind, else of any leaf of its source (they
+    all come from the same value). The root guards have no source: grad mode, default device, the
+    global-state blob and the shape guards all sit under ``source=''``, so one of them may only take
+    the line of a leaf that holds its own check (a shape guard's ``2 <= L['x'].size()[0]``, first used
+    on that line), never that of a neighbour: the global state has no user line.
+    """
+    if not guard.source:
+        codes = set(guard.code)
+        return next((ln for _, c, ln in leaves if ln is not None and c in codes), None)
+    same_kind = (ln for k, _, ln in leaves if k == guard.type and ln is not None)
+    return next(same_kind, next((ln for _, _, ln in leaves if ln is not None), None))
+
+
+def rows_from_tree(leaves: list[tuple[str, str, str, int | None, str]]) -> list[Guard]:
+    """Guard rows from the leaves of a guard tree (``parse_tree``): a frame with no export, or a trace file's
+    ``dynamo_cpp_guards_str``."""
+    return [Guard(type=k, source=s, code=[c], line=ln, origin=_origin(s)) for s, k, c, ln, _ in leaves]
+
+
+def _origin(source: str) -> str:
+    if source.startswith("L["):
+        return "LOCAL"
+    if source.startswith("G[") or source == "G":
+        return "GLOBAL"
+    return "GLOBAL_STATE" if not source else "OTHER"
+
+
+class GuardsCollector(Collector):
+    name = "guards"
+    requires = ("frames",)
+
+    def __init__(self) -> None:
+        self.exports: dict[str, tuple[list[Guard], int]] = {}  # compile id -> rows (capped), total
+        self.managers: dict[str, Any] = {}  # compile id -> the cache entry's guard manager
+        #: compile id -> the root leaves of its tree (the shape guards among them): check -> (user line, comment)
+        self.root_leaves: dict[str, dict[str, tuple[int | None, str]]] = {}
+        #: compile id -> every leaf of its tree, as parse_tree gives them (the dispatch view compares entries)
+        self.leaves: dict[str, list[tuple[str, str, str, int | None, str]]] = {}
+
+    def on_guards(self, ctx: CaptureContext, compile_id: str, guards: Any) -> None:
+        with gc_paused():  # ~10^4 rows for a large model; copy now: Dynamo clears the set afterwards
+            self.exports[compile_id] = export_rows(guards)  # all: those past the cap are kept as a part
+
+    @contextlib.contextmanager
+    def install(self, ctx: CaptureContext) -> Iterator[None]:
+        try:
+            yield
+        finally:  # before the runner drops the run's cache entries
+            ours = {r.compile_id for r in ctx.code_records}
+            for code in ctx.codes_seen:
+                for entry in _compat.cache_entries(code):
+                    cid = ctx.report_id(getattr(entry, "compile_id", ""))
+                    if cid in ours:
+                        self.managers[cid] = entry.guard_manager
+
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+        trees = {cid: str(gm) for cid, gm in self.managers.items()}
+        for frame in report.frames:
+            tree = trees.get(frame.compile_id)
+            leaves = parse_tree(tree, frame.code.filename) if tree else []
+            self.leaves[frame.compile_id] = leaves
+            frame.guard_tree = tree.strip() if tree else None
+            roots = self.root_leaves.setdefault(frame.compile_id, {})
+            for s, _, c, ln, comment in leaves:
+                if not s:
+                    roots.setdefault(c, (ln, comment))
+            rows, total = self.exports.get(frame.compile_id, (None, 0))
+            if rows is None:
+                rows = rows_from_tree(leaves)
+            else:
+                by_source: dict[str, list[tuple[str, str, int | None]]] = {}
+                for s, k, c, ln, _ in leaves:
+                    by_source.setdefault(s, []).append((k, c, ln))
+                for g in rows:
+                    found = by_source.get(g.source, [])
+                    g.line = guard_line(g, found)
+                    same_kind = [c for k, c, _ in found if k == g.type]
+                    if not g.code and same_kind:
+                        g.code = same_kind
+                    elif g.type == "TENSOR_MATCH" and same_kind:
+                        g.code = same_kind + [c for c in g.code if c not in same_kind]
+            total = max(total, len(rows))
+            if total > MAX_GUARDS_PER_FRAME:
+                report.diagnose(
+                    "truncated",
+                    f"[{frame.compile_id}] {frame.code.name}: kept {MAX_GUARDS_PER_FRAME} of {total} guards; "
+                    "run with TORCH_LOGS=guards to print all of them",
+                    frame.compile_id,
+                )
+                ctx.keep_part(report, "guards", frame.compile_id, MAX_GUARDS_PER_FRAME, rows)
+                rows = rows[:MAX_GUARDS_PER_FRAME]
+            if frame.guard_tree and len(frame.guard_tree) > MAX_TREE_CHARS:
+                cut = frame.guard_tree.rfind("\n", 0, MAX_TREE_CHARS)
+                report.diagnose(
+                    "truncated",
+                    f"[{frame.compile_id}] {frame.code.name}: guard tree cut at {cut} of {len(frame.guard_tree)} characters; "
+                    "run with TORCH_LOGS=guards to print all of it",
+                    frame.compile_id,
+                )
+                ctx.keep_part(report, "guard_tree", frame.compile_id, cut, frame.guard_tree)
+                frame.guard_tree = frame.guard_tree[:cut] + "\n... (truncated)"
+            frame.guards = rows

@@ -1,0 +1,155 @@
+"""The report as a person at a terminal reads it first: what ``dynamo-explorer run SCRIPT.py`` (no ``--json`` or
+``--html``) and ``dynamo-explorer open TRACE`` print after the run (issue 40, item 2).
+
+``print_summary(report, file, title)`` writes, in this order:
+- the header: the script (or trace), torch, backend, device, scope, and what the scope compiled
+  (``scope_reason``);
+- a table of the frames Dynamo compiled: compile id as ``TORCH_LOGS`` prints it (``[0/0]``), function, where it
+  starts (``file:line``), status, graphs and their FX nodes, graph breaks, guards and compile time;
+- each distinct graph break once: ``file:line``, Dynamo's graph-break type and reason, the frames that met it,
+  the user's line of code and Dynamo's first hint;
+- each recompile: the compile id, the function and the guard that failed (Dynamo's own words);
+- the one-line summary of every output (``compiler.summary.one_line``).
+
+Drawn with rich (tables, colour) on a terminal; plain text without colour or box lines when the output is a pipe or
+a file (``NO_COLOR`` honoured), so it can be read by ``grep`` and diffed. Nothing here changes the report: it reads
+the same fields the explorer's panes read.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import IO, Any
+
+from compiler.summary import distinct_breaks, one_line
+
+__all__ = ["print_summary"]
+
+#: the frames table's columns
+COLUMNS = ("id", "function", "where", "status", "graphs", "nodes", "breaks", "guards", "compile s")
+#: a frame's status, coloured on a terminal (Dynamo's FrameStatus names)
+STATUS_STYLE = {"error": "red", "skipped": "yellow", "graph_break": "yellow", "recompile": "cyan"}
+#: how many rows of each list a summary shows before saying how many more there are (the report has them all)
+MAX_ROWS = 40
+
+
+def print_summary(report: dict[str, Any], file: IO[str] | None = None, title: str | None = None) -> None:
+    """Write the report's summary to ``file`` (stdout)."""
+    from rich import box
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    out = file if file is not None else sys.stdout
+    console = Console(file=out, highlight=False, soft_wrap=True, emoji=False)
+    tty = console.is_terminal
+    if not tty:  # a pipe or a file: plain lines, as wide as they are
+        console = Console(file=out, highlight=False, soft_wrap=True, emoji=False, no_color=True, width=10_000)
+
+    def line(text: str = "") -> None:
+        console.print(text, overflow="ignore", crop=False)
+
+    head = [f"torch {report.get('torch_version')}", f"backend {report.get('backend')}", f"device {report.get('device')}"]
+    head.append(f"scope {report.get('scope')}")
+    line(f"[bold]{escape(title or 'dynamo-explorer')}[/] · " + " · ".join(escape(str(h)) for h in head))
+    if report.get("scope_reason"):
+        line(f"[dim]{escape(report['scope_reason'])}[/]")
+    frames = report.get("frames") or []
+    if not frames:
+        line("no frame compiled")
+    else:
+        nodes = {g["id"]: len(g.get("nodes") or []) for g in report.get("graphs") or [] if g.get("kind") == "dynamo"}
+        rows = []
+        for f in frames[:MAX_ROWS]:
+            code = f["code"]
+            seconds = f.get("compile_time_s")
+            rows.append(
+                [
+                    f"[{f['compile_id']}]",
+                    str(code.get("name") or "?"),
+                    f"{_where(code.get('filename') or '?')}:{code.get('firstlineno') if code.get('firstlineno') is not None else '?'}",
+                    f["status"],
+                    str(len(f.get("graph_ids") or [])),
+                    str(sum(nodes.get(i, 0) for i in f.get("graph_ids") or [])),
+                    str(len(f.get("graph_breaks") or [])),
+                    str(len(f.get("guards") or [])),
+                    f"{seconds:.2f}" if isinstance(seconds, (int, float)) else "",
+                ]
+            )
+        table = Table(box=box.SIMPLE_HEAD if tty else None, show_edge=False, pad_edge=False, collapse_padding=tty)
+        for i, name in enumerate(COLUMNS):
+            # the short columns keep their width (a compile id is never cut); a long name or path wraps
+            fixed = name not in ("function", "where")
+            width = max(len(name), *(len(r[i]) for r in rows))
+            table.add_column(
+                name,
+                justify="right" if i >= 4 else "left",
+                no_wrap=fixed,
+                min_width=width if fixed else min(width, 12),
+                overflow="fold",
+                header_style="bold" if tty else "",
+            )
+        for r in rows:
+            style = STATUS_STYLE.get(r[3], "") if tty else ""
+            status = f"[{style}]{r[3]}[/]" if style else r[3]
+            table.add_row(escape(r[0]), escape(r[1]), escape(r[2]), status, *r[4:])
+        line()
+        console.print(table, crop=False)
+        _more(line, len(frames), "frames")
+    breaks = distinct_breaks(report)
+    if breaks:
+        line()
+        line(f"[bold]graph breaks[/] ({len(breaks)} distinct)")
+        for row in breaks[:MAX_ROWS]:
+            b = row["gb"]
+            where = f"{_where(b.get('filename') or '?')}:{b.get('line') if b.get('line') is not None else '?'}"
+            kind = b.get("gb_type") or "graph break"
+            reason = b.get("reason") or ""
+            said = kind if reason in ("", kind) else f"{kind}: {reason}"
+            ids = ", ".join(f"[{i}]" for i in row["frames"])
+            line(f"  [yellow]{escape(where)}[/]  {escape(_one(said))}  [dim]{escape(ids)}[/]")
+            code = next((s.get("code") for s in reversed(b.get("user_stack") or []) if s.get("code")), None)
+            if code:
+                line(f"      [dim]{escape(code.strip())}[/]")
+            hints = b.get("hints") or []
+            if hints:
+                line(f"      [green]hint:[/] {escape(_one(hints[0], 200))}")
+        _more(line, len(breaks), "graph breaks")
+    recompiles = [(f, r) for f in frames for r in f.get("recompile_reasons") or []]
+    if recompiles:
+        line()
+        line(f"[bold]recompiles[/] ({len({f['compile_id'] for f, _ in recompiles})})")
+        for f, r in recompiles[:MAX_ROWS]:
+            line(
+                f"  [cyan]{escape('[' + f['compile_id'] + ']')}[/] {escape(f['code']['name'])}: {escape(_one(r.get('reason') or ''))}"
+            )
+        _more(line, len(recompiles), "recompile reasons")
+    if report.get("error"):
+        err = report["error"]
+        line()
+        line(f"[bold red]the run raised[/] {escape(_one(str(err.get('type', '')) + ': ' + str(err.get('message', ''))))}")
+    line()
+    line(escape(one_line(report)))
+
+
+def _more(line: Any, total: int, what: str) -> None:
+    if total > MAX_ROWS:
+        line(f"  [dim]... and {total - MAX_ROWS} {what} more (--json or --html for all of them)[/]")
+
+
+def _one(text: str, limit: int = 300) -> str:
+    """One line of at most ``limit`` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _where(filename: str) -> str:
+    """A file as the user named it: relative to the working directory when it is below it."""
+    if filename.startswith("<"):
+        return filename
+    try:
+        rel = os.path.relpath(filename)
+    except ValueError:  # another drive
+        return filename
+    return filename if rel.startswith("..") else rel
