@@ -1,8 +1,8 @@
 """Normalizing a report for golden files: drop what changes from run to run, keep the structure.
 
 Replaced by fixed tokens: memory addresses and object ids, uuid suffixes of ``__compiled_fn_*``,
-temp and site-packages paths, timings (``*_ms`` and the ratios of times), versions, inductor cache paths
-and hashes; ``profile``'s rows ranked by time are put in a fixed order. Compile ids are
+temp and site-packages paths, timings (``*_ms`` and the ratios of times, a cache hit's time saved), versions,
+inductor cache paths and hashes; ``profile``'s rows ranked by time are put in a fixed order. Compile ids are
 renumbered from the first frame id of the run, so a golden does not depend on what ran before.
 """
 
@@ -30,6 +30,8 @@ _SUBS = [
     (re.compile(r"<dynamo-cell-\d+>|<golden:\w+>|<ipython-input-[\w-]+>"), "<cell>"),
     (re.compile(r"\b[a-z0-9]{52}\b"), "HASH"),
     (re.compile(r"\b__temp_\d+\b"), "__temp_N"),  # depyf numbers its temporaries process-wide
+    (re.compile(r"(is the object with id )\d+"), r"\1ID"),  # the dispatch view's words for ___check_obj_id
+    (re.compile(r"\(\d+(?:\.\d+)? m?s saved\)"), "(T saved)"),  # a cache hit's time saved, in a cache story
 ]
 _DISPATCH_NAME = re.compile(r"(__(?:guard|transformed_code)_)(\d+)(_\d+_for_)")  # __guard_3_1_for_f
 _GLOBAL_LINE = re.compile(r"^(\s*global )(.+)$", re.M)  # depyf orders these names by hash seed

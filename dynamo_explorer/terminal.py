@@ -9,6 +9,8 @@
 - each distinct graph break once: ``file:line``, Dynamo's graph-break type and reason, the frames that met it,
   the user's line of code and Dynamo's first hint;
 - each recompile: the compile id, the function and the guard that failed (Dynamo's own words);
+- each compile's cache story (inductor's FX graph cache, AOTAutograd's): hit, miss or bypass, and for a miss the key
+  components that differ from the nearest earlier entry, with the lines that changed;
 - the one-line summary of every output (``compiler.summary.one_line``).
 
 Drawn with rich (tables, colour) on a terminal; plain text without colour or box lines when the output is a pipe or
@@ -125,6 +127,17 @@ def print_summary(report: dict[str, Any], file: IO[str] | None = None, title: st
                 f"  [cyan]{escape('[' + f['compile_id'] + ']')}[/] {escape(f['code']['name'])}: {escape(_one(r.get('reason') or ''))}"
             )
         _more(line, len(recompiles), "recompile reasons")
+    stories = [f for f in frames if f.get("cache_story")]
+    if stories:  # [Note: cache story]: the engine's words, one line a compile
+        line()
+        line(f"[bold]caches[/] ({len(stories)} compiles)")
+        for f in stories[:MAX_ROWS]:
+            line(f"  {escape('[' + f['compile_id'] + ']')} {escape(f['code']['name'])}: {escape(_one(f['cache_story']))}")
+            for c in f.get("caches") or []:
+                for d in (c.get("differs") or [])[:3]:
+                    for changed in (d.get("lines") or [])[:4]:
+                        line(f"      [dim]{escape(d['component'])}:[/] {escape(_one(changed, 200))}")
+        _more(line, len(stories), "compiles' cache stories")
     if report.get("error"):
         err = report["error"]
         line()

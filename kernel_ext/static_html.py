@@ -130,6 +130,13 @@ def _frames(report: dict, cell: Cell) -> str:
             reason = str(f.get("fail_reason") or "")
             title = f"[{_e(f.get('compile_id'))}] compile failed: <b>{_e(f.get('fail_type'))}</b>: {one_line(reason)}"
             out += f'<div class="dx-banner dx-error">{details(title, pre(reason))}</div>'
+    stories = [  # [Note: cache story]: the engine's words, one line a compile
+        f"<li>[{_e(f.get('compile_id'))}] {_e((f.get('code') or {}).get('name'))}: {_e(f['cache_story'])}</li>"
+        for f in frames
+        if f.get("cache_story")
+    ]
+    if stories:
+        out += details(f"caches ({len(stories)} compiles)", f"<ul>{''.join(stories[:MAX_LINES])}</ul>")
     return out
 
 

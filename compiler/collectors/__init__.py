@@ -11,6 +11,7 @@ from __future__ import annotations
 from .aot_graphs import AotGraphsCollector
 from .automatic_dynamic import AutomaticDynamicCollector
 from .base import CaptureContext, CodeRecord, Collector
+from .caches.caches import CachesCollector
 from .counters import CountersCollector
 from .cudagraphs.cudagraphs import CudaGraphsCollector
 from .ddp_splits import DdpSplitsCollector
@@ -49,6 +50,7 @@ REGISTRY: tuple[type[Collector], ...] = (
     TimingsCollector,
     CountersCollector,
     CudaGraphsCollector,
+    CachesCollector,
     SourcesCollector,
     LinksCollector,
     ProfileCollector,

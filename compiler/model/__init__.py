@@ -105,6 +105,7 @@ from .teaching import (
 )
 from .trace import (
     CacheDecision,
+    CacheDifference,
     PartCut,
     TraceLogFile,
     TraceMissing,
@@ -115,6 +116,7 @@ __all__ = [
     "AutomaticDynamic",
     "BackwardProfile",
     "CacheDecision",
+    "CacheDifference",
     "CacheName",
     "CacheStatus",
     "CallsProfile",

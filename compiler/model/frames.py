@@ -23,6 +23,7 @@ from .kinds import (
     PhaseKind,
     SourceKind,
 )
+from .trace import CacheDecision
 
 _kw = {"slots": True, "kw_only": True}
 
@@ -170,6 +171,8 @@ class Frame:
     phases: list[Phase] = field(default_factory=list)
     automatic_dynamic: list[AutomaticDynamic] = field(default_factory=list)
     decisions: list[Decision] = field(default_factory=list)
+    cache_story: str | None = None  # the compile's cache story in one line (minor 16)
+    caches: list[CacheDecision] = field(default_factory=list)
     start_time: float | None = None  # compilation_metrics.start_time (seconds since the epoch; minor 12)
 
 

@@ -47,13 +47,29 @@ class TraceMissing:
 
 @dataclass(**_kw)
 class CacheDecision:
-    """One cache decision a structured trace records (minor 10)."""
+    """One cache decision of a compile (``frames[].caches``, minor 16; ``trace.caches``, minor 10)."""
 
     compile_id: str | None
     cache: CacheName
     status: CacheStatus
     key: str | None
     reason: str | None
+    detail: str | None = None  # torch's cache_status_detailed (minor 16)
+    exception_type: str | None = None
+    time_saved_ms: float | None = None
+    components: int | None = None
+    compared_with: str | None = None
+    differs: list[CacheDifference] = field(default_factory=list)
+
+
+@dataclass(**_kw)
+class CacheDifference:
+    """A key component whose hash differs from the nearest earlier entry's (``CacheDecision.differs``; minor 16)."""
+
+    component: str
+    before: str | None
+    after: str | None
+    lines: list[str] = field(default_factory=list)
 
 
 @dataclass(**_kw)

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..bytecode import rows_from_listing
 from ..collectors.aot_graphs import add_aot_graphs, parse_readable
+from ..collectors.caches.cache_story import CACHE_ARTIFACT, attach, cache_line, read
 from ..collectors.ddp_splits import SPLIT_CHILD, SPLIT_GRAPH, add_split
 from ..collectors.graph_breaks.graph_breaks import add_graph_breaks
 from ..collectors.links import frame_status
@@ -37,7 +38,7 @@ from ..model import (
     TraceMissing,
     TraceSource,
 )
-from .panes import CACHE_ARTIFACT, caches, guards, phases, recompiles, shapes
+from .panes import guards, phases, recompiles, shapes
 from .reader import TraceLog, read_events
 
 __all__ = ["PAYLOAD_EVENTS", "keep_payload", "report_from_events", "report_from_log"]
@@ -148,7 +149,11 @@ def report_from_events(events: list[TraceEvent], source: TraceLogFile) -> Compil
     recompiles(report, events, metrics)
     shapes(report, events)
     phases(report, events)
-    report.trace.caches = caches(events)
+    cache_reads = read(events)  # [Note: cache story]: the reader a live run's collector uses
+    report.trace.caches = [r.decision for r in cache_reads]
+    attach(report, cache_reads)
+    for frame in report.frames:
+        frame.cache_story = cache_line(frame.caches) or None
     _link_graphs(report)
     for frame in report.frames:
         frame.status = frame_status(frame, report)

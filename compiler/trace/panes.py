@@ -1,34 +1,29 @@
-"""The guard, recompile, dynamic-shape, compile-phase and cache panes of a report read from a structured trace.
+"""The guard, recompile, dynamic-shape and compile-phase panes of a report read from a structured trace.
 
 ``build.py`` makes the report and its frames, bytecode and graphs; these add, from the same events: guards
 (``dynamo_cpp_guards_str``, the tree ``TORCH_LOGS=guards`` prints), recompile reasons (``recompile_reasons``, else the
 metrics' ``recompile_reason``), dynamic shapes (``create_symbol``, ``symbolic_shape_specialization``,
-``guard_added`` / ``guard_added_fast``), compile phases (``chromium_event``) and cache decisions
-(``fx_graph_cache_*``, ``aotautograd_cache_*``), each through the live collectors' own builders.
+``guard_added`` / ``guard_added_fast``) and compile phases (``chromium_event``), each through the live collectors' own
+builders (the cache story: ``collectors/caches/cache_story.py``, called by ``build.py``).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any, cast
+from typing import Any
 
 from ..collectors.guards.guards import MAX_GUARDS_PER_FRAME, MAX_TREE_CHARS, parse_tree, rows_from_tree
 from ..collectors.recompiles import split_reasons
 from ..collectors.timings import Event, phase_trees
 from ..events import TraceEvent
 from ..model import (
-    CacheDecision,
-    CacheName,
-    CacheStatus,
     CompileReport,
     ShapeGuard,
     Symbol,
 )
 
-__all__ = ["CACHE_ARTIFACT", "caches", "guards", "phases", "recompiles", "shapes"]
-
-CACHE_ARTIFACT = re.compile(r"^artifact:(?P<cache>fx_graph|aotautograd)_cache_(?P<status>hit|miss|bypass)$")
+__all__ = ["guards", "phases", "recompiles", "shapes"]
 
 
 def guards(report: CompileReport, events: list[TraceEvent]) -> None:
@@ -152,27 +147,3 @@ def phases(report: CompileReport, events: list[TraceEvent]) -> None:
     trees = phase_trees(timed)
     for frame in report.frames:
         frame.phases = trees.get(frame.compile_id, [])
-
-
-def caches(events: list[TraceEvent]) -> list[CacheDecision]:
-    out = []
-    for ev in events:
-        m = CACHE_ARTIFACT.match(ev.name)
-        if m is None:
-            continue
-        try:
-            info = json.loads(ev.payload) if ev.payload else {}
-        except ValueError:
-            info = {}
-        info = info if isinstance(info, dict) else {}
-        reason = info.get("reason") or info.get("cache_bypass_reason") or info.get("cache_bypass_hard_reason")
-        out.append(
-            CacheDecision(
-                compile_id=ev.compile_id,
-                cache=cast("CacheName", m.group("cache")),  # CACHE_ARTIFACT matches only the schema's values
-                status=cast("CacheStatus", m.group("status")),
-                key=str(info["key"]) if info.get("key") else None,
-                reason=str(reason) if reason else None,
-            )
-        )
-    return out

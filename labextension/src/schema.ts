@@ -298,6 +298,14 @@ export interface Frame {
    */
   decisions?: Decision[];
   /**
+   * (minor 16) The compile's cache story in one line, in the engine's words (compiler/collectors/caches/cache_story.py cache_line): 'AOT miss (full_miss) → inductor miss (full_miss): gm differs from [0/0@1]'; null without a cache record.
+   */
+  cache_story?: string | null;
+  /**
+   * (minor 16) This compile's cache story, in the order torch decided: AOTAutograd's cache, then inductor's FX graph cache for each graph it compiled (or the order torch logged them).
+   */
+  caches?: CacheDecision[];
+  /**
    * (minor 12) compilation_metrics.start_time: when the compile began, in seconds since the epoch by the clock of the machine that compiled (the ranks' time axis); null when unknown and in golden reports.
    */
   start_time?: number | null;
@@ -636,6 +644,72 @@ export interface Decision {
    * What the call raised: the graph break's gb_type, or the exception class.
    */
   error: string | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "CacheDecision".
+ */
+export interface CacheDecision {
+  compile_id: string | null;
+  /**
+   * fx_graph: inductor's FX graph cache; aotautograd: AOTAutograd's cache (torch's artifact names, fx_graph_cache_hit, aotautograd_cache_miss, ...).
+   */
+  cache: 'fx_graph' | 'aotautograd';
+  status: 'hit' | 'miss' | 'bypass';
+  /**
+   * The cache key, when the trace gives it.
+   */
+  key: string | null;
+  /**
+   * A bypass's reason (the trace's 'reason' or 'cache_bypass_reason').
+   */
+  reason: string | null;
+  /**
+   * (minor 16) torch's cache_status_detailed: 'full_miss' (no entry under the key), 'guard_miss' (entries, none whose guards held), 'hit'; null where torch gives none (a bypass).
+   */
+  detail?: string | null;
+  /**
+   * (minor 16) A bypass's exception type (cache_bypass_exception_type: BypassAOTAutogradCache, BypassFxGraphCache).
+   */
+  exception_type?: string | null;
+  /**
+   * (minor 16) A hit's compile time saved, as torch measured it when the entry was made (time_saved_ns, time_saved_ms).
+   */
+  time_saved_ms?: number | null;
+  /**
+   * (minor 16) How many components of the key torch recorded with their hashes (AOTAutograd's only when its logger was at DEBUG: the explorer turns it on for the run, quietly); null: none recorded.
+   */
+  components?: number | null;
+  /**
+   * (minor 16) A miss's nearest earlier entry of the same code and cache (its compile id), whose key components 'differs' is against; null: none earlier, or no components to compare.
+   */
+  compared_with?: string | null;
+  /**
+   * (minor 16) A miss: each key component whose hash differs from compared_with's (compared by hash, never by text: a text holding an address differs on every run, its hash does not), in the key's order.
+   */
+  differs?: CacheDifference[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "CacheDifference".
+ */
+export interface CacheDifference {
+  /**
+   * The key component as torch names it: 'gm' (the graph), 'example_inputs[0]', 'fx_kwargs[cpp_wrapper]', 'inductor_config[...]', 'torch_version', ...; 'added' and 'removed' components too.
+   */
+  component: string;
+  /**
+   * Its hash in compared_with's key; null: the component is new.
+   */
+  before: string | null;
+  /**
+   * Its hash in this key; null: the component is gone.
+   */
+  after: string | null;
+  /**
+   * The lines of its text that changed, '- ' before and '+ ' after (at most 12).
+   */
+  lines: string[];
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -1936,26 +2010,6 @@ export interface TraceMissing {
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
- * via the `definition` "CacheDecision".
- */
-export interface CacheDecision {
-  compile_id: string | null;
-  /**
-   * fx_graph: inductor's FX graph cache; aotautograd: AOTAutograd's cache (torch's artifact names, fx_graph_cache_hit, aotautograd_cache_miss, ...).
-   */
-  cache: 'fx_graph' | 'aotautograd';
-  status: 'hit' | 'miss' | 'bypass';
-  /**
-   * The cache key, when the trace gives it.
-   */
-  key: string | null;
-  /**
-   * A bypass's reason (the trace's 'reason' or 'cache_bypass_reason').
-   */
-  reason: string | null;
-}
-/**
- * This interface was referenced by `CompileReport`'s JSON-Schema
  * via the `definition` "RanksView".
  */
 export interface RanksView {
@@ -2112,7 +2166,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 15 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 16 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

@@ -51,7 +51,7 @@ function sections(root: HTMLElement): string[] {
 describe('the frame extras registry', () => {
   it('names each extra once, in the order the title shows them', () => {
     const ids = FRAME_EXTRAS.map(e => e.id);
-    expect(ids).toEqual(['symbols', 'automatic-dynamic', 'cudagraphs']);
+    expect(ids).toEqual(['symbols', 'automatic-dynamic', 'cudagraphs', 'caches']);
     expect(new Set(ids).size).toBe(ids.length);
   });
 

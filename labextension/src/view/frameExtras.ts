@@ -6,6 +6,7 @@
  * Adding an extra: a function `(ctx, frame) => HTMLElement | null` in a module of view/ (its words in model/),
  * one entry in `FRAME_EXTRAS` below, and its CSS; view.ts needs no edit.
  */
+import { frameCacheStory } from './cacheStory';
 import type { IViewContext } from './context';
 import { frameCudaGraphs } from './cudagraphs';
 import { frameAutomaticDynamic, frameSymbols } from './frameSymbols';
@@ -26,5 +27,7 @@ export const FRAME_EXTRAS: readonly IFrameExtra[] = [
   /** The inputs automatic dynamic shapes held dynamic, and who marked them. */
   { id: 'automatic-dynamic', build: (_ctx, frame) => frameAutomaticDynamic(frame) },
   /** What became of CUDA graphs for each graph the frame compiled (reduce-overhead). */
-  { id: 'cudagraphs', build: frameCudaGraphs }
+  { id: 'cudagraphs', build: frameCudaGraphs },
+  /** The compile's cache story: inductor's and AOTAutograd's caches, and what made a miss. */
+  { id: 'caches', build: (_ctx, frame) => frameCacheStory(frame) }
 ];
