@@ -52,6 +52,19 @@ def _unit(nodeid: str) -> str:
     return nodeid if _file(nodeid) in SPREAD else _group(nodeid)
 
 
+@pytest.fixture
+def built():
+    """The standalone renderer (``--html``'s bundle) is built: a test that needs it is skipped where it is not, and
+    fails in CI (``CI=true``), where a missing build is a broken install."""
+    import os
+
+    from kernel_ext.export import renderer_problem
+
+    problem = renderer_problem()
+    if problem:
+        (pytest.fail if os.environ.get("CI", "").lower() in ("1", "true", "yes") else pytest.skip)(problem)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_dynamo():
     dynamo = sys.modules.get("torch._dynamo")

@@ -51,7 +51,7 @@ describe('the cache story of a compile', () => {
     const differs = row.querySelector<HTMLDetailsElement>('details.jp-DynamoExplorer-cacheDiffers')!;
     expect(differs.open).toBe(false);
     const gm = differs.querySelector<HTMLElement>('[data-component="gm"]')!;
-    expect(gm.textContent).toContain('inductor, against [0/0@1]: gm');
+    expect(gm.textContent).toContain('fx_graph, against [0/0@1]: gm');
     expect(gm.querySelector('pre')!.textContent).toBe(
       '- mul = torch.ops.aten.mul.Tensor(arg0_1, 2.0)\n+ mul = torch.ops.aten.mul.Tensor(arg0_1, 3.0)'
     );
@@ -70,8 +70,8 @@ describe('the cache story of a compile', () => {
     const frame = withCaches().frames[0];
     frame.caches![0].differs!.push({ component: 'torch_version', before: 'a', after: 'b', lines: [] });
     expect(cacheDifferences(frame).map(d => `${d.cache}:${d.component}`)).toEqual([
-      'inductor:gm',
-      'inductor:torch_version'
+      'fx_graph:gm',
+      'fx_graph:torch_version'
     ]);
   });
 });

@@ -6,43 +6,25 @@
  * re-recorded); a report without the field shows nothing. The words are cudagraphsModel.spec.ts's.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CompileReport, CudaGraph } from '../src/schema';
+import type { CompileReport } from '../src/schema';
+import { CPU_REASON, cudagraphRow } from './cudagraphsFixtures';
 import { golden, pane, render, settled } from './helpers';
 
 afterEach(() => {
   document.body.textContent = '';
 });
 
-const CPU_REASON = 'skipping cudagraphs due to multiple devices: ';
-
-function row(overrides: Partial<CudaGraph>): CudaGraph {
-  return {
-    compile_id: '0/0',
-    kind: 'forward',
-    graph_id: null,
-    status: 'skipped',
-    reason: CPU_REASON,
-    reason_text: 'no CUDA device',
-    skipped_at: 'compile',
-    from_forward: false,
-    explanation: 'the graph runs no CUDA code: CUDA graphs record CUDA work only',
-    partitions: null,
-    recordings: 0,
-    rerecord_reasons: [],
-    warmups: 0,
-    calls: null,
-    replays: null,
-    eager_runs: null,
-    ...overrides
-  };
-}
-
 /** training_step with [0/0]'s forward (graph 2) skipped on the CPU and its backward (graph 3) with it. */
 function cpuReport(): CompileReport {
   const report = golden('training_step');
   report.cudagraphs = [
-    row({ graph_id: 2 }),
-    row({ kind: 'backward', graph_id: 3, from_forward: true, explanation: 'inductor decides CUDA graphs once' })
+    cudagraphRow({ graph_id: 2 }),
+    cudagraphRow({
+      kind: 'backward',
+      graph_id: 3,
+      from_forward: true,
+      explanation: 'inductor decides CUDA graphs once'
+    })
   ];
   return report;
 }
@@ -89,7 +71,7 @@ describe('CUDA graphs in the frame view', () => {
   it('a GPU run: recorded and re-recorded, with replays', async () => {
     const report = golden('training_step');
     report.cudagraphs = [
-      row({
+      cudagraphRow({
         graph_id: 2,
         status: 'recorded',
         reason: null,
@@ -99,7 +81,7 @@ describe('CUDA graphs in the frame view', () => {
         recordings: 1,
         warmups: 1
       }),
-      row({
+      cudagraphRow({
         kind: 'backward',
         graph_id: 3,
         status: 'rerecorded',

@@ -8,33 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { cudagraphState, cudagraphsOf, cudagraphText, cudagraphTitle, reasonText } from '../src/model/cudagraphsModel';
 import { legacyReasonText } from '../src/model/legacyWords';
 import type { CompileReport, CudaGraph, Frame } from '../src/schema';
+import { CPU_REASON, cudagraphRow } from './cudagraphsFixtures';
 
-const CPU_REASON = 'skipping cudagraphs due to multiple devices: ';
-
-/** A row as the engine writes it on the CPU (minor 15), with `overrides`. */
-function row(overrides: Partial<CudaGraph>): CudaGraph {
-  return {
-    compile_id: '0/0',
-    kind: 'forward',
-    graph_id: null,
-    status: 'skipped',
-    reason: CPU_REASON,
-    reason_text: 'no CUDA device',
-    skipped_at: 'compile',
-    from_forward: false,
-    explanation: 'the graph runs no CUDA code: CUDA graphs record CUDA work only',
-    partitions: null,
-    recordings: 0,
-    rerecord_reasons: [],
-    warmups: 0,
-    calls: null,
-    replays: null,
-    eager_runs: null,
-    ...overrides
-  };
-}
-
-const recorded = row({
+const recorded = cudagraphRow({
   status: 'recorded',
   reason: null,
   reason_text: null,
@@ -46,9 +22,9 @@ const recorded = row({
 
 describe('the skip reason in words', () => {
   it("reads the engine's words, not inductor's", () => {
-    expect(reasonText(row({}))).toBe('no CUDA device');
+    expect(reasonText(cudagraphRow({}))).toBe('no CUDA device');
     // the engine's words win over anything the reason itself says
-    expect(reasonText(row({ reason: 'skipping cudagraphs due to x', reason_text: 'the engine said' }))).toBe(
+    expect(reasonText(cudagraphRow({ reason: 'skipping cudagraphs due to x', reason_text: 'the engine said' }))).toBe(
       'the engine said'
     );
     expect(reasonText(recorded)).toBe('');
@@ -70,8 +46,8 @@ describe('the skip reason in words', () => {
 
 describe('a row in words', () => {
   it('says each state, with the counts it has', () => {
-    expect(cudagraphText(row({}))).toBe('forward: skipped (no CUDA device)');
-    expect(cudagraphText(row({ kind: 'backward', from_forward: true }))).toBe(
+    expect(cudagraphText(cudagraphRow({}))).toBe('forward: skipped (no CUDA device)');
+    expect(cudagraphText(cudagraphRow({ kind: 'backward', from_forward: true }))).toBe(
       'backward: skipped (with its forward: no CUDA device)'
     );
     expect(cudagraphText(recorded)).toBe('forward: recorded (1 recording)');
@@ -87,7 +63,7 @@ describe('a row in words', () => {
     expect(cudagraphText({ ...recorded, status: 'not_recorded', recordings: 0 })).toBe(
       'forward: not recorded (not called)'
     );
-    const mutation = row({
+    const mutation = cudagraphRow({
       reason: 'skipping cudagraphs due to mutated inputs (2 instances)',
       reason_text: 'mutated inputs (2 instances)',
       skipped_at: 'run',
@@ -98,11 +74,11 @@ describe('a row in words', () => {
     expect(cudagraphText(mutation)).toBe(
       'forward: skipped (mutated inputs (2 instances) · at run time · 0 replays / 5 eager runs)'
     );
-    expect(cudagraphText(row({ reason: null, reason_text: null }))).toBe('forward: skipped');
+    expect(cudagraphText(cudagraphRow({ reason: null, reason_text: null }))).toBe('forward: skipped');
   });
 
   it("the tooltip: inductor's words in full, the re-record reasons, the meaning, the calls", () => {
-    expect(cudagraphTitle(row({})).split('\n')).toEqual([
+    expect(cudagraphTitle(cudagraphRow({})).split('\n')).toEqual([
       `inductor: ${CPU_REASON.trim()}`,
       'the graph runs no CUDA code: CUDA graphs record CUDA work only'
     ]);
@@ -116,7 +92,7 @@ describe("a frame's badge", () => {
   const frame = { compile_id: '0/0' } as Frame;
 
   it('skipped when any graph was, recorded when every graph was, else unsure', () => {
-    const skipped = cudagraphState(report([recorded, row({ kind: 'backward' })]), frame);
+    const skipped = cudagraphState(report([recorded, cudagraphRow({ kind: 'backward' })]), frame);
     expect(skipped).toEqual({
       state: 'skipped',
       text: 'no CUDA graph',
@@ -130,8 +106,8 @@ describe("a frame's badge", () => {
   });
 
   it("none for a frame without rows, or a report before minor 8; only the frame's own rows", () => {
-    expect(cudagraphState(report([row({ compile_id: '1/0' })]), frame)).toBeNull();
+    expect(cudagraphState(report([cudagraphRow({ compile_id: '1/0' })]), frame)).toBeNull();
     expect(cudagraphState({} as CompileReport, frame)).toBeNull();
-    expect(cudagraphsOf(report([row({ compile_id: '1/0' }), recorded]), '0/0')).toEqual([recorded]);
+    expect(cudagraphsOf(report([cudagraphRow({ compile_id: '1/0' }), recorded]), '0/0')).toEqual([recorded]);
   });
 });

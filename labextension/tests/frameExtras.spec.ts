@@ -10,6 +10,7 @@ import { h } from '../src/dom';
 import { markedText, symbolsOf } from '../src/model/shapeText';
 import type { AutomaticDynamic, CompileReport } from '../src/schema';
 import { FRAME_EXTRAS, type IFrameExtra } from '../src/view/frameExtras';
+import { cudagraphRow } from './cudagraphsFixtures';
 import { golden, render } from './helpers';
 
 afterEach(() => {
@@ -19,26 +20,7 @@ afterEach(() => {
 /** rerun_dynamic with a skipped CUDA graph row for its frame. */
 function withCudaGraph(): CompileReport {
   const report = golden('rerun_dynamic');
-  report.cudagraphs = [
-    {
-      compile_id: report.frames[0].compile_id,
-      kind: 'inference',
-      graph_id: null,
-      status: 'skipped',
-      reason: 'skipping cudagraphs due to multiple devices: ',
-      reason_text: 'no CUDA device',
-      skipped_at: 'compile',
-      from_forward: false,
-      explanation: null,
-      partitions: null,
-      recordings: 0,
-      rerecord_reasons: [],
-      warmups: 0,
-      calls: null,
-      replays: null,
-      eager_runs: null
-    }
-  ];
+  report.cudagraphs = [cudagraphRow({ compile_id: report.frames[0].compile_id, kind: 'inference', explanation: null })];
   return report;
 }
 

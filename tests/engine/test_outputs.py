@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import os
 
-import pytest
-
 from compiler.encoding import decode_report
 from kernel_ext import export
 from kernel_ext.outputs import Outputs, size_text
@@ -50,8 +48,7 @@ def test_each_file_written_is_said_in_one_line(tmp_path):
     assert size_text(out).endswith(" KB") and os.path.getsize(out) < 1_000_000
 
 
-@pytest.mark.skipif(export.renderer_problem() is not None, reason="the standalone renderer is not built")
-def test_a_page_that_cannot_be_made_is_complained_of_and_nothing_said(tmp_path):
+def test_a_page_that_cannot_be_made_is_complained_of_and_nothing_said(built, tmp_path):
     said: list[str] = []
     complaints: list[str] = []
     broken = {**_report(), "frames": "not a list"}

@@ -10,7 +10,7 @@ import type { Frame } from '../schema';
 
 /** One differing component of a miss. */
 export interface ICacheDifference {
-  /** 'inductor' (the FX graph cache) or 'AOT' (AOTAutograd's). */
+  /** The cache, by torch's name: 'fx_graph' (inductor's FX graph cache) or 'aotautograd'. */
   cache: string;
   /** The compile id of the entry compared with. */
   comparedWith: string;
@@ -20,15 +20,13 @@ export interface ICacheDifference {
   lines: string[];
 }
 
-const CACHE_WORD: Record<string, string> = { fx_graph: 'inductor', aotautograd: 'AOT' };
-
 /** Every differing component of the frame's misses (none for a report before minor 16). */
 export function cacheDifferences(frame: Frame): ICacheDifference[] {
   const out: ICacheDifference[] = [];
   for (const c of frame.caches ?? []) {
     for (const d of c.differs ?? []) {
       out.push({
-        cache: CACHE_WORD[c.cache] ?? c.cache,
+        cache: c.cache,
         comparedWith: c.compared_with ?? '?',
         component: d.component,
         lines: d.lines
