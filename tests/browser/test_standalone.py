@@ -10,7 +10,6 @@ Screenshots land in artifacts/browser/standalone/.
 from __future__ import annotations
 
 import json
-import os
 from html.parser import HTMLParser
 
 import labserver
@@ -18,7 +17,7 @@ import pytest
 from labserver import ARTIFACTS
 
 from compiler.schema import PANES  # every pane of the report view, as the JupyterLab tests check them
-from kernel_ext.export import REPORT_ID, renderer_problem, write_html
+from kernel_ext.export import REPORT_ID, write_html
 
 pytestmark = pytest.mark.browser
 
@@ -27,15 +26,6 @@ ROOT = ".jp-DynamoExplorer"
 LOCAL = ("file:", "data:", "blob:")
 # A user string of the report that would end the embedding <script> were it not escaped.
 BREAKOUT = "</script><!--<script>alert('breakout')</script>-->\u2028&amp;"
-
-
-@pytest.fixture(scope="module")
-def built():
-    problem = renderer_problem()
-    if problem:
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(problem, pytrace=False)
-        pytest.skip(problem)
 
 
 @pytest.fixture
