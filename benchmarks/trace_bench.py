@@ -49,12 +49,13 @@ def _rss_of(cmd: list[str], **kw: object) -> tuple[float, float]:
         return wall, int(out.read().strip().splitlines()[-1]) / 1024
 
 
-def write_trace(tmp: Path) -> Path:
+def write_trace(tmp: Path, source: str | None = None, name: str = "program") -> Path:
+    """The log of one plain run of ``source`` (tests/engine/test_trace_open.py's program by default) under TORCH_TRACE."""
     from tests.engine.test_trace_open import PROGRAM
 
-    program = tmp / "program.py"
-    program.write_text(PROGRAM)
-    trace = tmp / "trace"
+    program = tmp / f"{name}.py"
+    program.write_text(PROGRAM if source is None else source)
+    trace = tmp / f"trace_{name}"
     env = {k: v for k, v in os.environ.items() if k != "TORCH_TRACE"}
     subprocess.run([sys.executable, str(program)], env={**env, "TORCH_TRACE": str(trace)}, check=True, capture_output=True)
     [log] = list(trace.iterdir())

@@ -13,7 +13,7 @@ import re
 import sysconfig
 from typing import Any
 
-__all__ = ["normalize_report"]
+__all__ = ["normalize_report", "stable_text"]
 
 _SUBS = [
     (re.compile(r"0x[0-9a-fA-F]{6,}"), "0xADDR"),
@@ -48,6 +48,12 @@ def _text(s: str, replacements: dict[str, str]) -> str:
     for old, new in replacements.items():
         s = s.replace(old, new)
     return s
+
+
+def stable_text(s: str) -> str:
+    """``s`` without what changes from run to run and means nothing (addresses, object ids, uuids, temporary paths,
+    a hit's time saved): two runs' texts compared after it differ only where their stories do (``compiler/diff``)."""
+    return _text(s, {})
 
 
 def _walk(obj: Any, replacements: dict[str, str]) -> Any:

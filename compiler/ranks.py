@@ -26,15 +26,13 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from .collectives import collectives, describe, first_mismatch, signature
+from .diff.facts import by_compile, dynamo_code
 
 __all__ = ["first_divergence", "merge", "rank_compiles", "rank_pages", "rank_reports"]
-
-_FILE_COMMENT = re.compile(r"^\s*# File: .*$", re.M)
 
 
 @dataclass(frozen=True)
@@ -50,28 +48,15 @@ class _Compile:
     calls: tuple[dict[str, Any], ...] = field(compare=False, hash=False)  # the collectives themselves (schema rows)
 
 
-def _by_compile(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """The report's graphs by compile id, in order (one pass: a trace holds 10,000s of compiles)."""
-    out: dict[str, list[dict[str, Any]]] = {}
-    for g in report["graphs"]:
-        out.setdefault(g["compile_id"], []).append(g)
-    return out
-
-
-def _graph_code(graphs: list[dict[str, Any]]) -> str:
-    """The readable code of a compile's Dynamo graphs, less their ``# File:`` comments."""
-    return "\n".join(_FILE_COMMENT.sub("", g["code"]) for g in graphs if g["kind"] == "dynamo")
-
-
 def _compiles(report: dict[str, Any]) -> list[_Compile]:
     caches: dict[str | None, list[tuple[str, str]]] = {}
     for c in (report.get("trace") or {}).get("caches") or []:
         caches.setdefault(c["compile_id"], []).append((c["cache"], c["status"]))
-    graphs = _by_compile(report)
+    graphs = by_compile(report)
     out = []
     for f in report["frames"]:
         mine = graphs.get(f["compile_id"], [])
-        code = _graph_code(mine)
+        code = dynamo_code(mine)
         calls = collectives(mine)
         out.append(
             _Compile(
@@ -172,8 +157,8 @@ def first_divergence(reports: dict[int, dict[str, Any]]) -> dict[str, Any] | Non
         if mine.graph != theirs.graph:
             diff = "".join(
                 difflib.unified_diff(
-                    _graph_code(_by_compile(reports[ref]).get(cid, [])).splitlines(True),
-                    _graph_code(_by_compile(reports[other]).get(cid, [])).splitlines(True),
+                    dynamo_code(by_compile(reports[ref]).get(cid, [])).splitlines(True),
+                    dynamo_code(by_compile(reports[other]).get(cid, [])).splitlines(True),
                     f"rank {ref} [{cid}]",
                     f"rank {other} [{cid}]",
                     n=2,
@@ -201,7 +186,7 @@ def first_divergence(reports: dict[int, dict[str, Any]]) -> dict[str, Any] | Non
 
 def _collectives_apart(reports: dict[int, dict[str, Any]], pair: tuple[int, int], cid: str) -> tuple[str, str]:
     """The first collective two ranks issue differently in compile ``cid`` (a summary), and both sequences aligned."""
-    calls = {r: collectives(_by_compile(reports[r]).get(cid, [])) for r in pair}
+    calls = {r: collectives(by_compile(reports[r]).get(cid, [])) for r in pair}
     found = first_mismatch(calls)
     k = found[0] if found is not None else 0
     longest = max(len(v) for v in calls.values())

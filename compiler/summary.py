@@ -31,6 +31,7 @@ __all__ = [
     "failure_what",
     "fixes_line",
     "one_line",
+    "plural",
     "profile_line",
     "try_line",
 ]
@@ -63,7 +64,7 @@ def distinct_breaks(report: dict[str, Any]) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
@@ -74,7 +75,7 @@ WATCHING = "watching your torch.compile calls"
 def one_line(report: dict[str, Any]) -> str:
     c = counts(report)
     parts = [WATCHING] if report.get("scope") == "watch" else []
-    parts += [_plural(c["frames"], "frame"), _plural(c["graphs"], "graph")]
+    parts += [plural(c["frames"], "frame"), plural(c["graphs"], "graph")]
     if c["graph_breaks"]:
         lines = sorted(
             {b["line"] for f in report["frames"] for b in f["graph_breaks"] if b["line"] is not None and f["code"]["in_cell"]}
@@ -83,9 +84,9 @@ def one_line(report: dict[str, Any]) -> str:
         distinct = len(distinct_breaks(report))
         said = [f"{distinct} distinct"] if distinct < c["graph_breaks"] else []
         said += [where] if where else []
-        parts.append(_plural(c["graph_breaks"], "graph break") + (f" ({'; '.join(said)})" if said else ""))
+        parts.append(plural(c["graph_breaks"], "graph break") + (f" ({'; '.join(said)})" if said else ""))
     if c["recompiles"]:
-        parts.append(_plural(c["recompiles"], "recompile"))
+        parts.append(plural(c["recompiles"], "recompile"))
     compile_s = report.get("timings", {}).get("compile_s") or 0.0
     if compile_s:
         parts.append(f"{compile_s:.1f} s compile")
@@ -252,5 +253,5 @@ def cudagraphs_line(report: dict[str, Any]) -> str:
     if counted:
         replays = sum(int(r.get("replays") or 0) for r in counted)
         eager = sum(int(r.get("eager_runs") or 0) for r in counted)
-        line += f" · {_plural(replays, 'replay')} / {_plural(eager, 'eager run')}"
+        line += f" · {plural(replays, 'replay')} / {plural(eager, 'eager run')}"
     return line

@@ -5,6 +5,7 @@
                                   [--decompile user|all|none] [--json OUT.json] [--html OUT.html]
     dynamo-explorer run --nproc N SCRIPT.py [...]: every rank under torchrun, one report   (nproc.py)
     dynamo-explorer open PATH... [--rank N] [--json OUT.json] [--html OUT.html]   (open_cmd.py)
+    dynamo-explorer diff A B [--json OUT.json] [--html OUT.html]: what changed between two runs (diff_cmd.py)
 
 ``run`` runs a script's top-level code as one cell (``compiler.run_cell``). Outputs: ``--json`` (the report as
 compact JSON) and/or ``--html`` (the explorer as one self-contained page), checked before the run and written after
@@ -39,7 +40,7 @@ __all__ = ["main"]
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse's own contract)
-        self.exit(2, f"dynamo-explorer: error: {message} (see dynamo-explorer run --help)\n")
+        self.exit(2, f"dynamo-explorer: error: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -68,10 +69,30 @@ def build_parser() -> argparse.ArgumentParser:
     opened.add_argument("--rank", type=int, help="the rank to write, when the trace holds several")
     opened.add_argument("--json", metavar="OUT.json", help="where to write the report as JSON")
     opened.add_argument("--html", metavar="OUT.html", help="where to write the explorer as one self-contained page")
+    diff = sub.add_parser(
+        "diff",
+        help="compare two runs (each a report written by run/open --json, or a TORCH_TRACE directory or log): the first "
+        "difference and every compile that differs; exit 0 the same compile story, 1 different, 2 trouble",
+    )
+    diff.add_argument("a", metavar="A", help="the older run: a report (.json) or a TORCH_TRACE directory or log")
+    diff.add_argument("b", metavar="B", help="the newer run, read as A")
+    diff.add_argument("--json", metavar="OUT.json", help="where to write the diff as JSON")
+    diff.add_argument("--html", metavar="OUT.html", help="where to write the diff as one self-contained page")
     return parser
 
 
 def main(argv: Sequence[str] | None = None, who: str = "", quiet_outputs: bool = False) -> int:
+    """The command line; a reader that stops reading (``dynamo-explorer diff A B | head``) ends it quietly, as
+    ``grep`` and ``diff`` end (Python's recipe for SIGPIPE: stdout to devnull, so the exit flush cannot fail)."""
+    try:
+        return _main(argv, who, quiet_outputs)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _main(argv: Sequence[str] | None, who: str, quiet_outputs: bool) -> int:
     """``who``: what the summary line starts with (``rank 1: `` for a rank of ``run --nproc``, whose ranks write to one
     terminal at once: the line is written in one piece); ``quiet_outputs``: say nothing of the files written (a rank's
     report, written for ``--nproc`` to merge)."""
@@ -82,6 +103,10 @@ def main(argv: Sequence[str] | None = None, who: str = "", quiet_outputs: bool =
         from .open_cmd import open_main
 
         return open_main(args, outputs)
+    if args.command == "diff":
+        from .diff_cmd import diff_main
+
+        return diff_main(args, outputs)
     from compiler.errors import UsageError
     from compiler.options import RunOptions  # validated once, by run_cell, before the script runs
 

@@ -1,4 +1,5 @@
-"""IPython extension for Dynamo Explorer: ``%load_ext kernel_ext`` registers ``%%dynamo`` and ``%dynamo_open``.
+"""IPython extension for Dynamo Explorer: ``%load_ext kernel_ext`` registers ``%%dynamo``, ``%dynamo_open`` and
+``%dynamo_diff``.
 
 Contents:
 - ``load_ipython_extension(ipython)``: registers the ``%%dynamo`` cell magic, and in a Jupyter kernel the comm
@@ -8,6 +9,7 @@ Contents:
   on first use.
 - ``open_trace``: a torch.compile structured trace (``TORCH_TRACE``) as a report, ``open_trace(PATH, rank=None)``
   (kernel_ext/open_trace.py); ``%dynamo_open PATH`` shows it.
+- ``explore.diff(a, b)`` and ``%dynamo_diff A B``: two runs compared (kernel_ext/comparison.py).
 - ``_jupyter_labextension_paths()``: where the prebuilt JupyterLab renderer lives in the package.
 
 Type ``%%dynamo?`` in a notebook for the options, with an example for each.

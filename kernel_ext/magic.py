@@ -98,6 +98,30 @@ class DynamoMagics(Magics):
         except TraceError as exc:
             raise UsageError(f"%dynamo_open: {exc}") from None
 
+    @line_magic
+    def dynamo_diff(self, line: str) -> None:
+        """Show what changed between two runs: %dynamo_diff A B
+
+        A and B are each a report kept with %%dynamo --out NAME (or explore()'s result: the name of
+        the variable), a report's JSON (dynamo-explorer run --json) or a TORCH_TRACE directory. Their
+        compiles are paired by function (never by line); the first difference is said in one line,
+        then every compile that differs: graph breaks, recompiles, graph ops, guards, dynamic-shape
+        symbols, kernels, and what compiling cost. The Python API is explore.diff(a, b).
+
+        Example (after %load_ext kernel_ext):
+
+            %dynamo_diff rep_v1 rep_v2
+        """
+        from IPython.display import display
+
+        from .comparison import ComparisonError, compare, parse_diff_line
+
+        try:
+            sides, names = parse_diff_line(line, self._shell.user_ns)
+            display(compare(*sides, names=names))
+        except ComparisonError as exc:
+            raise UsageError(f"%dynamo_diff: {exc}") from None
+
     @magic_arguments()
     @kwds(formatter_class=PlainHelpFormatter)
     @_run_arguments

@@ -16,6 +16,7 @@ Contents:
 - ``explore.capture(**torch_compile_kwargs)``: a context manager for code that is not one call: the with-block's
   body runs as a ``%%dynamo`` cell would (scope ``auto``: what the body calls is compiled, [Note: calls scope]),
   in the namespace of the cell or script it is written in (``kernel_ext/capture.py``).
+- ``explore.diff(a, b)``: what changed between two runs (``kernel_ext/comparison.py``; ``%dynamo_diff A B``).
 - ``Exploration`` (``kernel_ext/exploration.py``): ``.report``, ``.value``, and ``_repr_mimebundle_``.
 
 The run is a one-line program ``fn(*args, **kwargs)`` run by ``compiler.run_cell`` under scope ``calls``, in a
@@ -112,6 +113,14 @@ class _Explore:
         from .capture import Capture
 
         return Capture(self, run_options(compile_kwargs, scope="auto", what="explore.capture()"))
+
+    def diff(self, a: Any, b: Any) -> Any:
+        """What changed between two runs, ``b`` against ``a``: each an ``Exploration``, a ``%%dynamo --out`` report, a
+        report dict or a path (a report's JSON, a ``TORCH_TRACE`` directory); a ``Comparison``
+        (``kernel_ext/comparison.py``)."""
+        from .comparison import compare
+
+        return compare(a, b)
 
     def __repr__(self) -> str:
         return "<explore: explore(fn, **torch_compile_kwargs)(*args, **kwargs) -> Exploration>"

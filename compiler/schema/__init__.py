@@ -10,7 +10,9 @@ Holds:
   renderer's pane registry, the static HTML view (``kernel_ext/static_html.py``) and the tests read this list;
 - ``validate_report`` (strict, every error explained: the tests, with the reference ``jsonschema``) and
   ``report_errors`` (run time: ``jsonschema-rs``, a compiled validator, 0.011 s on a 5 MB report where
-  fastjsonschema took 0.098 s and jsonschema ~3 s). Two implementations of draft-07 check each other.
+  fastjsonschema took 0.098 s and jsonschema ~3 s). Two implementations of draft-07 check each other;
+- ``DIFF_SCHEMA`` and ``validate_diff``: ``compile_diff.v1.schema.json``, what ``dynamo-explorer diff`` writes
+  (``compiler/diff``: two reports compared), and ``DIFF_MIME_TYPE``.
 """
 
 from __future__ import annotations
@@ -25,11 +27,17 @@ SCHEMA: dict[str, Any] = json.loads(resources.files(__name__).joinpath(SCHEMA_FI
 _META: dict[str, Any] = SCHEMA["x-dynamo-explorer"]  # version, MIME type and panes, written once, in the schema file
 SCHEMA_VERSION: tuple[int, int] = (_META["version"]["major"], _META["version"]["minor"])
 MIME_TYPE: str = _META["mime_type"]
+DIFF_SCHEMA: dict[str, Any] = json.loads(
+    resources.files(__name__).joinpath("compile_diff.v1.schema.json").read_text(encoding="utf-8")
+)
+DIFF_MIME_TYPE = "application/vnd.dynamo-explorer.diff.v1+json"
 PANES: tuple[str, ...] = tuple(p["name"] for p in _META["panes"])
 PANE_TITLES: dict[str, str] = {p["name"]: p["title"] for p in _META["panes"]}
 PANE_SHOWS: dict[str, tuple[str, ...]] = {p["name"]: tuple(p["shows"]) for p in _META["panes"]}
 
 __all__ = [
+    "DIFF_MIME_TYPE",
+    "DIFF_SCHEMA",
     "MIME_TYPE",
     "PANES",
     "PANE_SHOWS",
@@ -37,6 +45,7 @@ __all__ = [
     "SCHEMA",
     "SCHEMA_VERSION",
     "report_errors",
+    "validate_diff",
     "validate_report",
 ]
 
@@ -71,3 +80,10 @@ def report_errors(report: dict[str, Any]) -> list[str]:
 def validate_report(report: dict[str, Any]) -> None:
     """Raise ``jsonschema.ValidationError`` if ``report`` does not follow the schema."""
     _validator().validate(report)
+
+
+def validate_diff(diff: dict[str, Any]) -> None:
+    """Raise ``jsonschema.ValidationError`` if ``diff`` (``compiler.diff.diff_reports``'s) does not follow its schema."""
+    import jsonschema
+
+    jsonschema.Draft7Validator(DIFF_SCHEMA).validate(diff)

@@ -6,7 +6,8 @@ exactly what the script's header says a user would wrap, and its frames, graphs,
 script's lines) and Dynamo counters equal those of the same script under ``torch.compile`` in a
 separate process (tests/zoo/reference.py), recorded for this environment where one is ([Note: recorded
 references] in harness.py; one program's recording is checked against a live run here). Its static summary
-(``kernel_ext.static_html``) renders, every frame in its table.
+(``kernel_ext.static_html``) renders, every frame in its table. Run a second time, ``dynamo-explorer diff``'s engine
+finds nothing between the two runs (issue 41: no noise).
 """
 
 from __future__ import annotations
@@ -14,18 +15,18 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from compiler.diff import diff_reports
 from compiler.schema import validate_report
 from kernel_ext.static_html import render
 
 from .harness import REPO, SCRIPTS, _recorded, _run_reference, env, expected_callee, reference_differences, script_path
 
 
-@pytest.mark.parametrize("name", SCRIPTS)
-def test_cli_report_equals_torch_compile(name, tmp_path):
-    out = tmp_path / "report.json"
+def _cli_report(name: str, out: Path) -> dict:
     proc = subprocess.run(
         [sys.executable, "-m", "dynamo_explorer", "run", str(script_path(name)), "--backend", "eager", "--json", str(out)],
         cwd=REPO,
@@ -35,7 +36,12 @@ def test_cli_report_equals_torch_compile(name, tmp_path):
         timeout=900,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    report = json.loads(out.read_text())
+    return json.loads(out.read_text())
+
+
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_cli_report_equals_torch_compile(name, tmp_path):
+    report = _cli_report(name, tmp_path / "report.json")
     validate_report(report)
     assert [d for d in report["diagnostics"] if d["kind"] in ("collector_failed", "schema_mismatch")] == []
     assert report["scope"] == "calls"
@@ -45,6 +51,10 @@ def test_cli_report_equals_torch_compile(name, tmp_path):
     page = render(report)  # the static summary of a real model's report: each frame in its table, as Dynamo names it
     named = [f"<b>[{f['compile_id']}{'_' + str(f['attempt']) if f.get('attempt') else ''}]</b>" for f in report["frames"]]
     assert [n for n in named if n not in page] == []
+    # run again: the two runs tell the same story, and the diff says nothing at all (issue 41: no noise)
+    diff = diff_reports(report, _cli_report(name, tmp_path / "again.json"))
+    said = [d["summary"] for p in diff["frames"] for d in p["differences"] + p["costs"]]
+    assert (diff["same_story"], diff["confounded"], said) == (True, [], [])
 
 
 def test_a_recorded_reference_is_what_torch_compile_does_here_now():

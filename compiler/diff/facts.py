@@ -1,0 +1,197 @@
+"""What one compile is when two reports are compared: the facts of its story, with what changes from run to run and
+means nothing taken out (node names, object ids, addresses, uuids, temporary paths, line numbers).
+
+``compile_facts(report)`` gives one ``CompileFacts`` a frame, in compile order. Two runs (``compiler/diff``) and the
+ranks of one job (``compiler/ranks.py``) read a compile through this module: ``by_compile`` and ``dynamo_code`` are
+the ranks' graph identity; ``CompileFacts`` is a run's.
+
+- ``function``: the code's name, a resume function's without its line (``torch_dynamo_resume_in_f_at_6`` is
+  ``torch_dynamo_resume_in_f``): a line inserted above a function moves every line and is no difference;
+- ``graph``: each Dynamo graph of the compile as canonical lines, one a node (``%2 = call_function
+  _operator.mul(%1, 3)  # [8] float32``): nodes numbered in order, so a renamed node is no difference;
+- ``ops``: the graphs' calls as a multiset (``call_function _operator.mul``);
+- ``breaks``: each graph break as Dynamo's graph-break type and what it met (its context), with the line and the
+  user's code kept to show, not to compare;
+- ``guards``: each guard as its kind (``TENSOR_MATCH``), source and code;
+- ``symbols``: each dynamic-shape symbol by its source (``L['x'].size()[0]``) with its range: the symbol's name
+  (``s86``) is a counter;
+- ``failed``: for a recompile, what failed in the guards of the entry before it (``GuardFailure.what``);
+- ``caches``: each cache's decision (``fx_graph miss (full_miss)``); ``kernels``: inductor's kernels;
+  ``compile_s`` and ``phases``: the compile's time and each phase's (ms, by name).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..normalize import stable_text as _stable_text
+
+__all__ = ["Break", "CompileFacts", "by_compile", "compile_facts", "dynamo_code", "function_name"]
+
+_FILE_COMMENT = re.compile(r"^\s*# File: .*$", re.M)
+_RESUME_LINE = re.compile(r"(torch_dynamo_resume_in_\w+?)_at_\d+$")
+#: an object's id or address written as a number (``___check_obj_id(..., 94524005968416)``, where the first argument
+#: holds commas; a global Dynamo made for an object, ``G['_140419419845664_c1']``), or a hash Python seeds anew in
+#: every process (transformers' ``generation_config._original_object_hash == -4012...``): 10 digits or more
+_LONG_NUMBER = re.compile(r"-?\d{10,}")
+_NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*\b")  # a name, not an attribute (``sin.cos``: ``sin`` only)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def stable_text(text: str) -> str:
+    """``text`` without what changes from run to run and means nothing (``compiler.normalize.stable_text``, and ids).
+    Cached: a run's guards and nodes repeat from compile to compile (a 12,000-compile trace: BENCHMARKS.md §16)."""
+    return _LONG_NUMBER.sub("ID", _stable_text(text))
+
+
+def by_compile(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The report's graphs by compile id, in order (one pass: a trace holds 10,000s of compiles)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for g in report["graphs"]:
+        out.setdefault(g["compile_id"], []).append(g)
+    return out
+
+
+def dynamo_code(graphs: list[dict[str, Any]]) -> str:
+    """The readable code of a compile's Dynamo graphs, less their ``# File:`` comments."""
+    return "\n".join(_FILE_COMMENT.sub("", g["code"]) for g in graphs if g["kind"] == "dynamo")
+
+
+def function_name(name: str) -> str:
+    """A code's name as two runs compare it: a resume function's without the line it resumes at."""
+    m = _RESUME_LINE.match(name)
+    return m.group(1) if m else name
+
+
+@dataclass(frozen=True)
+class Break:
+    """A graph break: ``key`` is what two runs compare; the rest is what a person reads."""
+
+    key: tuple[str, str]  # (gb_type, what it met)
+    gb_type: str
+    reason: str
+    filename: str | None
+    line: int | None
+    code: str | None  # the user's line of code where it broke
+
+
+@dataclass(frozen=True)
+class CompileFacts:
+    compile_id: str
+    index: int  # the compile's place in its report
+    function: str
+    filename: str  # the code's file, its base name
+    status: str
+    graph: tuple[str, ...]
+    ops: Counter[str] = field(hash=False)
+    breaks: tuple[Break, ...]
+    guards: tuple[tuple[str, str, str], ...]  # (kind, source, code)
+    symbols: tuple[tuple[str, str], ...]  # (source, range)
+    failed: tuple[str, ...]
+    caches: tuple[str, ...]
+    kernels: int
+    compile_s: float | None
+    phases: tuple[tuple[str, float], ...] = field(hash=False)
+    graphs: int = 0  # how many Dynamo graphs it made
+
+
+def _canonical(graph: dict[str, Any]) -> list[str]:
+    """A graph's nodes as lines, numbered in order, every name that is a node's replaced by its number."""
+    numbers = {n["name"]: f"%{i}" for i, n in enumerate(graph["nodes"])}
+
+    def names(text: str) -> str:
+        return _NAME.sub(lambda m: numbers.get(m.group(0), m.group(0)), stable_text(text))
+
+    out = []
+    for i, n in enumerate(graph["nodes"]):
+        args = names(n["args"]) if n["kwargs"] in ("{}", "") else f"{names(n['args'])}, {names(n['kwargs'])}"
+        meta = " ".join(s for s in (str(n["shape"]) if n["shape"] is not None else "", n["dtype"] or "") if s)
+        target = names(str(n["target"])) if n["op"] == "call_function" else stable_text(str(n["target"]))
+        out.append(f"%{i} = {n['op']} {target}{args}" + (f"  # {meta}" if meta else ""))
+    return out
+
+
+def _ops(graph: dict[str, Any]) -> list[str]:
+    """A graph's calls, each as its op and target; a node's name in a function's target (a graph read from a trace's
+    printed code has ``sin.cos`` for ``sin.cos()``) is ``%``; a method's target is its name (``cos``)."""
+    nodes = {n["name"] for n in graph["nodes"]}
+
+    def target(n: dict[str, Any]) -> str:
+        text = stable_text(str(n["target"]))
+        return _NAME.sub(lambda m: "%" if m.group(0) in nodes else m.group(0), text) if n["op"] == "call_function" else text
+
+    return [f"{n['op']} {target(n)}" for n in graph["nodes"] if n["op"].startswith("call_")]
+
+
+def _break(b: dict[str, Any]) -> Break:
+    code = next((s["code"] for s in reversed(b.get("user_stack") or []) if s.get("line") == b["line"]), None)
+    reason = ((b.get("reason") or "").strip().splitlines() or [""])[-1]
+    return Break(
+        key=(b["gb_type"], stable_text(b.get("context") or reason)),
+        gb_type=b["gb_type"],
+        reason=reason,
+        filename=b.get("filename"),
+        line=b.get("line"),
+        code=code,
+    )
+
+
+def _phases(phases: list[dict[str, Any]]) -> tuple[tuple[str, float], ...]:
+    """Each phase's time (ms) by name, summed (``bytecode_tracing`` runs once an attempt)."""
+    out: Counter[str] = Counter()
+    for p in phases:
+        if p.get("ms") is not None and not p.get("instant"):
+            out[p["name"]] += p["ms"]
+    return tuple(sorted(out.items()))
+
+
+def compile_facts(report: dict[str, Any]) -> list[CompileFacts]:
+    """Every frame of ``report`` as ``CompileFacts``, in compile order."""
+    graphs = by_compile(report)
+    symbols: dict[str | None, list[tuple[str, str]]] = {}
+    for s in report.get("symbols") or []:
+        symbols.setdefault(s["compile_id"], []).append((stable_text(s.get("source") or ""), s.get("range") or ""))
+    kernels: Counter[str | None] = Counter()
+    for oc in report.get("output_code") or []:
+        kernels[oc["compile_id"]] += len(oc.get("kernels") or [])
+    out = []
+    for i, f in enumerate(report["frames"]):
+        mine = [g for g in graphs.get(f["compile_id"], []) if g["kind"] == "dynamo"]
+        lines = tuple(line for g in mine for line in ["graph", *_canonical(g)])
+        ops: Counter[str] = Counter(op for g in mine for op in _ops(g))
+        caches = tuple(
+            f"{c['cache']} {c['status']}" + (f" ({c['detail']})" if c.get("detail") and c["detail"] != c["status"] else "")
+            for c in f.get("caches") or []
+        )
+        out.append(
+            CompileFacts(
+                compile_id=f["compile_id"],
+                index=i,
+                function=function_name(f["code"]["name"]),
+                filename=(f["code"]["filename"] or "").replace("\\", "/").rsplit("/", 1)[-1],
+                status=f["status"],
+                graph=lines,
+                ops=ops,
+                breaks=tuple(_break(b) for b in f["graph_breaks"]),
+                guards=tuple(
+                    sorted({(g["type"], stable_text(g["source"]), stable_text(" ".join(g["code"]))) for g in f["guards"]})
+                ),
+                symbols=tuple(sorted(set(symbols.get(f["compile_id"], [])))),
+                failed=tuple(
+                    stable_text(x.get("what") or x.get("check") or "")
+                    for r in f["recompile_reasons"]
+                    for x in r.get("failures") or []
+                )
+                or tuple(stable_text(r["reason"].splitlines()[0]) for r in f["recompile_reasons"] if r.get("reason")),
+                caches=caches,
+                kernels=kernels.get(f["compile_id"], 0),
+                compile_s=f.get("compile_time_s"),
+                phases=_phases(f.get("phases") or []),
+                graphs=len(mine),
+            )
+        )
+    return out
