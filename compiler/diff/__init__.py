@@ -19,7 +19,7 @@ import os
 from typing import Any
 
 from .align import align, align_compiles
-from .compare import COST, STORY, compare_pair, first_line, graphs_by_function
+from .compare import COST, STORY, compare_pair, first_line, graphs_by_function, pace
 from .facts import CompileFacts, compile_facts
 
 __all__ = ["COST", "DIFF_VERSION", "STORY", "SideError", "align", "diff_paths", "diff_reports", "load_side"]
@@ -120,8 +120,10 @@ def _diff(a: tuple[list[CompileFacts], dict[str, Any]], b: tuple[list[CompileFac
     graphs = (graphs_by_function(a[0]), graphs_by_function(b[0]))
     frames = []
     story: list[dict[str, Any]] = []
-    for pair in align_compiles(a[0], b[0]):
-        found = compare_pair(pair, graphs)
+    pairs = align_compiles(a[0], b[0])
+    run_pace = pace(pairs)
+    for pair in pairs:
+        found = compare_pair(pair, graphs, run_pace)
         x, y = pair
         c = y if y is not None else x
         assert c is not None

@@ -12,9 +12,11 @@ function, both sides' compile ids, a one-line ``summary`` and the rows added, re
 - ``guards``: guards added, removed and changed (one kind and source, other code), by kind; ``symbols``: dynamic-shape symbols, by source;
 - ``status``: the compile ended otherwise (and no break says why); ``kernels``: inductor's kernel count.
 
-And of its cost (``COST``; shown, not a difference of the story): ``compile_time`` (a ratio of at least
-``SLOWER`` and at least ``NOISE_S`` seconds: less is this machine's noise) with the phase that moved most, and
-``cache`` (each cache's decision: a warm run hits where a cold one missed).
+And of its cost (``COST``; shown, not a difference of the story): ``compile_time`` (at least ``NOISE_S`` seconds, and
+a ratio of at least ``SLOWER`` against the whole run's ``pace``: a machine busier during one run slows all its
+compiles, which is no difference) with the phase that moved most, and
+``cache`` (each cache's decision: a warm run hits where a cold one missed; where both looked a cache up, the parts of
+its key that differ from A's, by hash: ``inductor_config``, ``torch_version``, ``gm``).
 """
 
 from __future__ import annotations
@@ -28,13 +30,13 @@ from ..summary import plural
 from .align import Pair
 from .facts import Break, CompileFacts
 
-__all__ = ["COST", "NOISE_S", "SLOWER", "STORY", "compare_pair", "first_line", "graphs_by_function", "graphs_of"]
+__all__ = ["COST", "NOISE_S", "SLOWER", "STORY", "compare_pair", "first_line", "graphs_by_function", "graphs_of", "pace"]
 
 STORY = ("frame", "graph_break", "recompile", "graph", "guards", "symbols", "status", "kernels")
 COST = ("compile_time", "cache")
-#: a compile's time must change by this ratio and ...
+#: a compile's time must change by this ratio against the run's pace (``pace``) and ...
 SLOWER = 2.0
-#: ... by this many seconds to be told (two runs of one script on a loaded 2-core machine stay inside both)
+#: ... by this many seconds to be told
 NOISE_S = 1.0
 _MAX_ROWS = 50
 _MAX_DETAIL = 20_000
@@ -94,8 +96,9 @@ def _graphs(n: int) -> str:
     return plural(n, "graph")
 
 
-def compare_pair(pair: Pair, graphs: tuple[Counter[str], Counter[str]]) -> list[dict[str, Any]]:
-    """The differences of one pair, story first, cost last; ``graphs``: each side's ``graphs_by_function``."""
+def compare_pair(pair: Pair, graphs: tuple[Counter[str], Counter[str]], run_pace: float = 1.0) -> list[dict[str, Any]]:
+    """The differences of one pair, story first, cost last; ``graphs``: each side's ``graphs_by_function``;
+    ``run_pace``: ``pace`` of all the pairs."""
     a, b = pair
     if a is None or b is None:
         c = b if b is not None else a
@@ -146,15 +149,20 @@ def compare_pair(pair: Pair, graphs: tuple[Counter[str], Counter[str]]) -> list[
         out.append(_difference("symbols", pair, "; ".join(words), _rows(symbols_added, show), _rows(symbols_removed, show)))
     if a.kernels != b.kernels:
         out.append(_difference("kernels", pair, f"inductor made {b.kernels} kernels where it made {a.kernels}"))
-    slower = _slower(a, b)
+    slower = _slower(a, b, run_pace)
     if slower is not None:
         out.append(_difference("compile_time", pair, slower))
-    if a.caches != b.caches:
+    parts = _key_parts(a, b)
+    if a.caches != b.caches or parts:
         out.append(
             _difference(
                 "cache",
                 pair,
-                f"caches: {' → '.join(b.caches) or 'none'} where {' → '.join(a.caches) or 'none'}",
+                f"caches: {' → '.join(b.caches) or 'none'} where {' → '.join(a.caches) or 'none'}"
+                + "".join(
+                    f"; {cache}'s key: {', '.join(names)} differ{'s' if len(names) == 1 else ''} from A's"
+                    for cache, names in parts
+                ),
                 list(b.caches),
                 list(a.caches),
             )
@@ -206,6 +214,20 @@ def _changed_parts(before: str, after: str) -> str:
     return " ".join(parts)[:300]
 
 
+def _key_parts(a: CompileFacts, b: CompileFacts) -> list[tuple[str, list[str]]]:
+    """For each cache both compiles looked up, the parts of its key whose hashes differ (``CacheDecision.hashes``):
+    why B's lookup did not find A's entry (``inductor_config``: a setting; ``torch_version``: another torch)."""
+    out = []
+    for cache, mine in b.cache_keys.items():
+        theirs = a.cache_keys.get(cache)
+        if theirs is None:
+            continue
+        names = [p for p in [*mine, *(p for p in theirs if p not in mine)] if mine.get(p) != theirs.get(p)]
+        if names:
+            out.append((cache, names))
+    return out
+
+
 def _alone(c: CompileFacts, new: bool) -> str:
     if c.status == "recompile":
         why = f" ({' and '.join(c.failed)} failed)" if c.failed else ""
@@ -253,15 +275,27 @@ def _graph_difference(pair: Pair, a: CompileFacts, b: CompileFacts) -> dict[str,
     return _difference("graph", pair, summary, _rows(added), _rows(removed), diff)
 
 
-def _slower(a: CompileFacts, b: CompileFacts) -> str | None:
+def pace(pairs: list[Pair]) -> float:
+    """How much slower B compiled than A overall (the paired compiles' times, summed: 1.0 when alike); a compile's time
+    is told against it, so that a machine busier for one whole run than for the other is no difference."""
+    ta = sum(a.compile_s or 0.0 for a, b in pairs if a is not None and b is not None)
+    tb = sum(b.compile_s or 0.0 for a, b in pairs if a is not None and b is not None)
+    return tb / ta if ta > 0 and tb > 0 else 1.0
+
+
+def _slower(a: CompileFacts, b: CompileFacts, run_pace: float) -> str | None:
     ta, tb = a.compile_s, b.compile_s
-    if ta is None or tb is None or min(ta, tb) <= 0 or abs(tb - ta) < NOISE_S or max(ta, tb) / min(ta, tb) < SLOWER:
+    if ta is None or tb is None or min(ta, tb) <= 0 or abs(tb - ta) < NOISE_S:
+        return None
+    ratio = (tb / ta) / run_pace  # against the run's own pace
+    if max(ratio, 1 / ratio) < SLOWER:
         return None
     pa, pb = dict(a.phases), dict(b.phases)
     # the phases that hold the whole compile (``dynamo``, ``_compile.compile_inner``) say nothing of where it went
     inner = [p for p in set(pa) | set(pb) if pa.get(p, 0.0) < 900 * ta and pb.get(p, 0.0) < 900 * tb]
     moved = max(inner, key=lambda p: abs(pb.get(p, 0.0) - pa.get(p, 0.0)), default=None)
-    text = f"compile time {ta:.2f} s → {tb:.2f} s ({tb / ta:.1f}×)"
+    text = f"compile time {ta:.2f} s → {tb:.2f} s ({tb / ta:.1f}×"
+    text += f"; {ratio:.1f}× against the whole run's {run_pace:.2f}×)" if abs(run_pace - 1) >= 0.05 else ")"
     if moved is not None:
         text += f", most in {moved}: {pa.get(moved, 0.0) / 1000:.2f} s → {pb.get(moved, 0.0) / 1000:.2f} s"
     return text

@@ -16,7 +16,8 @@ the ranks' graph identity; ``CompileFacts`` is a run's.
 - ``symbols``: each dynamic-shape symbol by its source (``L['x'].size()[0]``) with its range: the symbol's name
   (``s86``) is a counter;
 - ``failed``: for a recompile, what failed in the guards of the entry before it (``GuardFailure.what``);
-- ``caches``: each cache's decision (``fx_graph miss (full_miss)``); ``kernels``: inductor's kernels;
+- ``caches``: each cache's decision (``fx_graph miss (full_miss)``), ``cache_keys`` the hashes of its key's parts
+  (``CacheDecision.hashes``); ``kernels``: inductor's kernels;
   ``compile_s`` and ``phases``: the compile's time and each phase's (ms, by name).
 """
 
@@ -93,6 +94,7 @@ class CompileFacts:
     symbols: tuple[tuple[str, str], ...]  # (source, range)
     failed: tuple[str, ...]
     caches: tuple[str, ...]
+    cache_keys: dict[str, dict[str, str]] = field(hash=False, compare=False)  # cache -> its key's parts' hashes
     kernels: int
     compile_s: float | None
     phases: tuple[tuple[str, float], ...] = field(hash=False)
@@ -188,6 +190,7 @@ def compile_facts(report: dict[str, Any]) -> list[CompileFacts]:
                 )
                 or tuple(stable_text(r["reason"].splitlines()[0]) for r in f["recompile_reasons"] if r.get("reason")),
                 caches=caches,
+                cache_keys={c["cache"]: c["hashes"] for c in f.get("caches") or [] if c.get("hashes")},
                 kernels=kernels.get(f["compile_id"], 0),
                 compile_s=f.get("compile_time_s"),
                 phases=_phases(f.get("phases") or []),

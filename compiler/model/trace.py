@@ -60,6 +60,7 @@ class CacheDecision:
     components: int | None = None
     compared_with: str | None = None
     differs: list[CacheDifference] = field(default_factory=list)
+    hashes: dict[str, str] | None = None  # one short hash a part of the key (minor 17)
 
 
 @dataclass(**_kw)

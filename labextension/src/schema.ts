@@ -688,6 +688,12 @@ export interface CacheDecision {
    * (minor 16) A miss: each key component whose hash differs from compared_with's (compared by hash, never by text: a text holding an address differs on every run, its hash does not), in the key's order.
    */
   differs?: CacheDifference[];
+  /**
+   * (minor 17) One short hash (16 characters) a part of the key, by the part's name (the components' names before their '[': 'gm', 'example_inputs', 'fx_kwargs', 'inductor_config', 'torch_version', ...), in the key's order: what another run's entry is compared with (dynamo-explorer diff); null: no components recorded.
+   */
+  hashes?: {
+    [k: string]: string;
+  } | null;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -2166,7 +2172,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 16 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 17 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

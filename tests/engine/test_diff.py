@@ -283,3 +283,20 @@ def test_two_torch_versions_are_named_and_only_real_differences_told(tmp_path):
     rows = [r for d in told for r in (d["summary"], *d["added"], *d["removed"], *d["changed"])]
     assert [r for r in rows if re.search(r"0x[0-9a-f]{6,}|\d{10,}|/tmp/", r)] == []
     assert all(len(r) < 300 for d in told for r in d["changed"])
+
+
+def test_a_cache_miss_names_the_parts_of_its_key_that_differ_from_the_other_runs():
+    """Inductor's FX graph cache on both sides, one inductor setting changed: the same story (exit 0), and the cost row
+    says which part of the key differs from A's entry (``CacheDecision.hashes``, by hash)."""
+    cell = "import torch\ndef f(x):\n    return (x * 2).relu()\ncf = torch.compile(f)\ncf(torch.randn(8))\n"
+    a = run(cell, backend="inductor").report
+    b = run(
+        cell.replace("import torch\n", "import torch\ntorch._inductor.config.fallback_random = True\n"), backend="inductor"
+    ).report
+    assert [c["hashes"] is not None for f in b["frames"] for c in f["caches"] if c["cache"] == "fx_graph"] == [True]
+    diff = diff_reports(a, b)
+    validate_diff(diff)
+    assert diff["same_story"], diff["first_difference"]
+    costs = [d["summary"] for p in diff["frames"] for d in p["costs"] if d["kind"] == "cache"]
+    assert len(costs) == 1 and "fx_graph's key: inductor_config differs from A's" in costs[0], costs
+    assert diff_reports(a, a)["frames"][0]["costs"] == []

@@ -12,12 +12,15 @@ miss is read from them: the nearest earlier entry of the same code (function, fi
 that has components is compared with it by each component's HASH, never its text (``fx_kwargs[get_decomp_fn]``'s text
 holds a function's address and differs on every run; its hash does not), and the lines of the text that changed are
 kept (at most ``MAX_LINES``), e.g. ``gm``: ``aten.mul.Tensor(arg0_1, 2.0)`` became ``3.0``. A key's components are
-never kept in the report: only what differs.
+never kept in the report: only what differs, and one short hash a part of the key (``hashes``, minor 17: the
+components grouped by the name before their ``[``, ``inductor_config`` one hash for its 583 settings, ``gm`` one for
+itself), which ``compiler/diff`` compares with the entry of the other run.
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import re
 from collections.abc import Iterable
@@ -30,13 +33,15 @@ if TYPE_CHECKING:
     from ...events import TraceEvent
     from ...model import CompileReport
 
-__all__ = ["CACHE_ARTIFACT", "CACHE_EVENTS", "MAX_LINES", "CacheRead", "attach", "cache_line", "read"]
+__all__ = ["CACHE_ARTIFACT", "CACHE_EVENTS", "HASH_CHARS", "MAX_LINES", "CacheRead", "attach", "cache_line", "read"]
 
 CACHE_ARTIFACT = re.compile(r"^artifact:(?P<cache>fx_graph|aotautograd)_cache_(?P<status>hit|miss|bypass)$")
 #: the events a live stream keeps for this kind
 CACHE_EVENTS = tuple(f"artifact:{c}_cache_{s}" for c in ("fx_graph", "aotautograd") for s in ("hit", "miss", "bypass"))
 #: the changed lines a difference keeps
 MAX_LINES = 12
+#: how much of each hash a report keeps (``CacheDecision.hashes``: another run's entry is compared with it)
+HASH_CHARS = 16
 _COMPONENT = re.compile(r"^\[(?P<hash>[^\]\s]+)\] (?P<name>[^:\n]+?): ?(?P<text>.*)$", re.S)
 _WHO = {"fx_graph": "inductor", "aotautograd": "AOT"}
 
@@ -81,6 +86,7 @@ def read(events: Iterable[TraceEvent]) -> list[CacheRead]:
                     exception_type=_text(info.get("cache_bypass_exception_type")),
                     time_saved_ms=_saved_ms(info) if m.group("status") == "hit" else None,
                     components=len(components) or None,
+                    hashes=_group_hashes(components),
                 ),
                 components,
                 closed.get(ev.compile_id, 0),
@@ -136,6 +142,18 @@ def cache_line(caches: list[CacheDecision]) -> str:
             text += f": {names} differ{'s' if len(c.differs) == 1 else ''} from [{c.compared_with}]"
         parts.append(text)
     return " → ".join(parts)
+
+
+def _group_hashes(components: dict[str, tuple[str, str]]) -> dict[str, str] | None:
+    """One short hash a part of the key: its components' hashes, in order, hashed together (a part of one component
+    keeps that component's own hash, shortened)."""
+    groups: dict[str, list[str]] = {}
+    for name, (h, _text) in components.items():
+        groups.setdefault(name.split("[", 1)[0], []).append(h)
+    return {
+        part: hs[0][:HASH_CHARS] if len(hs) == 1 else hashlib.sha1("".join(hs).encode()).hexdigest()[:HASH_CHARS]
+        for part, hs in groups.items()
+    } or None
 
 
 def _components(lines: Any) -> dict[str, tuple[str, str]]:
