@@ -92,10 +92,6 @@ def graphs_of(graphs: Counter[str], function: str) -> int:
     return sum(n for name, n in graphs.items() if name == function or name.startswith(resume))
 
 
-def _graphs(n: int) -> str:
-    return plural(n, "graph")
-
-
 def compare_pair(pair: Pair, graphs: tuple[Counter[str], Counter[str]], run_pace: float = 1.0) -> list[dict[str, Any]]:
     """The differences of one pair, story first, cost last; ``graphs``: each side's ``graphs_by_function``;
     ``run_pace``: ``pace`` of all the pairs."""
@@ -117,7 +113,7 @@ def compare_pair(pair: Pair, graphs: tuple[Counter[str], Counter[str]], run_pace
             else f"no graph break at {_where(first)} any more: {first.gb_type}"
         )
         if n_a != n_b:
-            summary += f"; {_graphs(n_b)} where there {'was' if n_a == 1 else 'were'} {n_a}"
+            summary += f"; {plural(n_b, 'graph')} where there {'was' if n_a == 1 else 'were'} {n_a}"
         show = lambda k: f"{_where(shown[k])}: {k[0]}: {shown[k].reason if shown[k].reason not in ('', k[0]) else k[1]}"  # noqa: E731
         out.append(_difference("graph_break", pair, summary, _rows(added, show), _rows(removed, show)))
     elif a.status != b.status:
@@ -242,11 +238,11 @@ def _alone(c: CompileFacts, new: bool) -> str:
             if new
             else "its resume function is gone (no graph break before it any more)"
         )
-    return f"compiled ({_graphs(c.graphs)}), where the other run did not compile it" if new else "not compiled any more"
+    return f"compiled ({plural(c.graphs, 'graph')}), where the other run did not compile it" if new else "not compiled any more"
 
 
 def _frame_rows(c: CompileFacts, new: bool) -> tuple[list[str], list[str]]:
-    rows = [f"[{c.compile_id}] {c.function} ({c.filename}): {c.status}, {_graphs(c.graphs)}"]
+    rows = [f"[{c.compile_id}] {c.function} ({c.filename}): {c.status}, {plural(c.graphs, 'graph')}"]
     return (rows, []) if new else ([], rows)
 
 

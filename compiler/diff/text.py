@@ -20,7 +20,6 @@ MAX_ROWS = 8
 
 
 def _side(s: dict[str, Any]) -> str:
-
     counts = ", ".join(
         plural(s[k], w)
         for k, w in (("frames", "frame"), ("graphs", "graph"), ("graph_breaks", "graph break"), ("recompiles", "recompile"))
@@ -63,12 +62,8 @@ def diff_text(diff: dict[str, Any]) -> str:
     line()
     n = diff["differences"]
     differ = sum(1 for p in diff["frames"] if p["differences"])
-    line(
-        f"{same} of {len(diff['frames'])} compiles alike; "
-        + (
-            f"the compile stories differ: {n} difference{'s' if n != 1 else ''} in {differ} compile{'s' if differ != 1 else ''}"
-            if n
-            else "the same compile story"
-        )
+    story = (
+        f"the compile stories differ: {plural(n, 'difference')} in {plural(differ, 'compile')}" if n else "the same compile story"
     )
+    line(f"{same} of {len(diff['frames'])} compiles alike; {story}")
     return "".join(out)
