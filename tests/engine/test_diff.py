@@ -136,19 +136,20 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_two_traces_of_plain_torch_runs(tmp_path):
+def test_two_traces_of_plain_torch_runs(tmp_path, capsys):
+    """Three plain runs under TORCH_TRACE (processes of their own); the command line in this process."""
     one, two = _plain_trace(tmp_path, "v1", BASE), _plain_trace(tmp_path, "v1_again", BASE)
     changed = _plain_trace(tmp_path, "v2", BASE.replace("x.sin() * 2", "x.sin().cos() * 2"))
-    same = _cli(str(one), str(two))
-    assert same.returncode == 0, same.stdout + same.stderr
-    assert "the same compile story" in same.stdout
+    capsys.readouterr()
+    assert main(["diff", str(one), str(two)]) == 0
+    assert "the same compile story" in capsys.readouterr().out
     out = tmp_path / "d.json"
     page = tmp_path / "d.html"
-    differ = _cli(str(one), str(changed), "--json", str(out), "--html", str(page))
-    assert differ.returncode == 1, differ.stdout + differ.stderr
-    first = differ.stdout.splitlines()[0]
+    assert main(["diff", str(one), str(changed), "--json", str(out), "--html", str(page)]) == 1
+    said = capsys.readouterr().out
+    first = said.splitlines()[0]
     # a trace's graphs are read from their printed code: a call's target is its expression, node names as %
-    assert first == "first difference: [0/0] f: its graph's ops changed: +call_function %.cos", differ.stdout
+    assert first == "first difference: [0/0] f: its graph's ops changed: +call_function %.cos", said
     diff = json.loads(out.read_text())
     validate_diff(diff)
     assert diff["first_difference"] in page.read_text().replace("&quot;", '"').replace("&#x27;", "'")
