@@ -99,10 +99,9 @@ class Outputs:
         complain = complain or (lambda line: print(line, file=sys.stderr))
         try:
             if self.json is not None:
-                import orjson
+                from compiler.encoding import write_report
 
-                with open(self.json, "wb") as fh:
-                    fh.write(orjson.dumps(diff))
+                write_report(diff, self.json)  # compact JSON, as a report's
                 say(f"wrote {self.json} ({size_text(self.json)})")
             if self.html is not None:
                 from .diff_html import page
