@@ -14,7 +14,9 @@ minor 11) holding every rank's compiles in order and ``divergence``, the first e
 - ``cache``: the FX-graph or AOTAutograd cache hit on one rank and missed on another (a trace's decisions);
 - ``status``: the same compile id ended differently (compiled on one rank, failed on another).
 
-The reference rank is the lowest; ``divergence.ranks`` are those that differ from it at that event. The rank whose
+The reference rank is the lowest; each rank's compiles are paired with its by compile id, in order, by the alignment
+two runs use (``compiler/diff/align.py``: one engine for ranks and runs); ``divergence.ranks`` are those that differ
+from it at the earliest unlike pair. The rank whose
 compiles took the longest is the straggler. Each compile's ``start_s`` puts every rank's compiles on one time axis
 (seconds after the job's first compile, from each frame's ``start_time``). ``rank_reports`` makes every rank's report
 with the same ranks view (its own rank shown): the pages of an ``--html`` export (``rank_pages``), the reports a
@@ -30,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .collectives import collectives, describe, first_mismatch, signature
+from .diff.align import align
 from .diff.facts import by_compile, dynamo_code
 
 __all__ = ["first_divergence", "merge", "rank_compiles", "rank_pages", "rank_reports"]
@@ -121,67 +124,73 @@ def _describe(c: _Compile | None) -> str:
 
 
 def first_divergence(reports: dict[int, dict[str, Any]]) -> dict[str, Any] | None:
-    """The first compile at which a rank differs from the lowest rank, with its cause (schema ``Divergence``)."""
+    """The first compile at which a rank differs from the lowest rank, with its cause (schema ``Divergence``).
+
+    Each rank's compiles are paired with the lowest rank's by compile id, in order, by the alignment two runs use
+    (``compiler.diff.align``): a compile one rank made and the other did not is paired with nothing, and the ranks'
+    compiles after it stay paired. The divergence is at the earliest such position of any rank."""
     ranks = sorted(reports)
     if len(ranks) < 2:
         return None
     seqs = {r: _compiles(reports[r]) for r in ranks}
     ref = ranks[0]
-    for i in range(max(len(s) for s in seqs.values())):
-        at = {r: (seqs[r][i] if i < len(seqs[r]) else None) for r in ranks}
-        base = at[ref]
-        odd = [r for r in ranks[1:] if at[r] != base]
-        if not odd:
-            continue
-        other = odd[0]
-        mine, theirs = base, at[other]
-        differs = [r for r in ranks if at[r] != base]
-        if mine is None or theirs is None or mine.compile_id != theirs.compile_id:
-            ids = {r: {c.compile_id for c in seqs[r]} for r in (ref, other)}
-            if mine is None or (theirs is not None and theirs.compile_id not in ids[ref]):
-                extra_rank, extra, lacking = other, theirs, ref
-            else:
-                extra_rank, extra, lacking = ref, mine, other
-            assert extra is not None
-            never = extra.compile_id not in ids[lacking]
-            summary = f"rank {extra_rank} compiled [{extra.compile_id}]" + (
-                f", rank {lacking} did not" if never else f", rank {lacking} compiled {_describe(at[lacking])} at that point"
+    first: dict[int, tuple[int, _Compile | None, _Compile | None]] = {}  # rank -> its first pair unlike the reference
+    for r in ranks[1:]:
+        pairs = align(seqs[ref], seqs[r], key=lambda c: c.compile_id)
+        found = next(((i, x, y) for i, (x, y) in enumerate(pairs) if x != y), None)
+        if found is not None:
+            first[r] = found
+    if not first:
+        return None
+    i = min(at for at, _, _ in first.values())
+    differs = [r for r in ranks[1:] if r in first and first[r][0] == i]
+    other = differs[0]
+    _, mine, theirs = first[other]
+    if mine is None or theirs is None or mine.compile_id != theirs.compile_id:
+        ids = {r: {c.compile_id for c in seqs[r]} for r in (ref, other)}
+        if mine is None or (theirs is not None and theirs.compile_id not in ids[ref]):
+            extra_rank, extra, lacking, counterpart = other, theirs, ref, mine
+        else:
+            extra_rank, extra, lacking, counterpart = ref, mine, other, theirs
+        assert extra is not None
+        never = extra.compile_id not in ids[lacking]
+        summary = f"rank {extra_rank} compiled [{extra.compile_id}]" + (
+            f", rank {lacking} did not" if never else f", rank {lacking} compiled {_describe(counterpart)} at that point"
+        )
+        return _divergence(
+            i, extra.compile_id, "compile_ids", differs, summary, _recompile_cause(reports[extra_rank], extra.compile_id)
+        )
+    cid = mine.compile_id
+    if mine.collectives != theirs.collectives:
+        summary, detail = _collectives_apart(reports, (ref, other), cid)
+        return _divergence(i, cid, "collectives", differs, summary, detail)
+    if mine.graph != theirs.graph:
+        diff = "".join(
+            difflib.unified_diff(
+                dynamo_code(by_compile(reports[ref]).get(cid, [])).splitlines(True),
+                dynamo_code(by_compile(reports[other]).get(cid, [])).splitlines(True),
+                f"rank {ref} [{cid}]",
+                f"rank {other} [{cid}]",
+                n=2,
             )
-            return _divergence(
-                i, extra.compile_id, "compile_ids", differs, summary, _recompile_cause(reports[extra_rank], extra.compile_id)
-            )
-        cid = mine.compile_id
-        if mine.collectives != theirs.collectives:
-            summary, detail = _collectives_apart(reports, (ref, other), cid)
-            return _divergence(i, cid, "collectives", differs, summary, detail)
-        if mine.graph != theirs.graph:
-            diff = "".join(
-                difflib.unified_diff(
-                    dynamo_code(by_compile(reports[ref]).get(cid, [])).splitlines(True),
-                    dynamo_code(by_compile(reports[other]).get(cid, [])).splitlines(True),
-                    f"rank {ref} [{cid}]",
-                    f"rank {other} [{cid}]",
-                    n=2,
-                )
-            )
-            summary = f"[{cid}]: rank {other} traced another graph than rank {ref}"
-            return _divergence(i, cid, "graph", differs, summary, diff[:20000] or None)
-        if mine.breaks != theirs.breaks:
-            summary = f"[{cid}]: graph breaks differ: rank {ref} {list(mine.breaks)}, rank {other} {list(theirs.breaks)}"
-            return _divergence(i, cid, "graph_break", differs, summary, None)
-        if mine.caches != theirs.caches:
-            summary = f"[{cid}]: cache decisions differ: rank {ref} {list(mine.caches)}, rank {other} {list(theirs.caches)}"
-            return _divergence(
-                i,
-                cid,
-                "cache",
-                differs,
-                summary,
-                "a rank that hits the cache finishes compiling first and waits at the next collective",
-            )
-        summary = f"[{cid}]: rank {ref} {mine.status}, rank {other} {theirs.status}"
-        return _divergence(i, cid, "status", differs, summary, _recompile_cause(reports[other], cid))
-    return None
+        )
+        summary = f"[{cid}]: rank {other} traced another graph than rank {ref}"
+        return _divergence(i, cid, "graph", differs, summary, diff[:20000] or None)
+    if mine.breaks != theirs.breaks:
+        summary = f"[{cid}]: graph breaks differ: rank {ref} {list(mine.breaks)}, rank {other} {list(theirs.breaks)}"
+        return _divergence(i, cid, "graph_break", differs, summary, None)
+    if mine.caches != theirs.caches:
+        summary = f"[{cid}]: cache decisions differ: rank {ref} {list(mine.caches)}, rank {other} {list(theirs.caches)}"
+        return _divergence(
+            i,
+            cid,
+            "cache",
+            differs,
+            summary,
+            "a rank that hits the cache finishes compiling first and waits at the next collective",
+        )
+    summary = f"[{cid}]: rank {ref} {mine.status}, rank {other} {theirs.status}"
+    return _divergence(i, cid, "status", differs, summary, _recompile_cause(reports[other], cid))
 
 
 def _collectives_apart(reports: dict[int, dict[str, Any]], pair: tuple[int, int], cid: str) -> tuple[str, str]:

@@ -3,7 +3,7 @@
 A and B are each a report (the ``--json`` of ``run`` or ``open``) or a ``TORCH_TRACE`` directory or log. Printed
 (``compiler.diff.text``): the two sides, a ``confounded`` line for each setting that differs, the first difference in
 one line, then every compile that differs with what was added and removed, and what it cost. ``--json`` writes the
-diff (compiler/schema/compile_diff.v1.schema.json), ``--html`` one self-contained page (``kernel_ext.diff_html``),
+diff (compiler/schema/compile_diff.v1.schema.json), ``--html`` one self-contained page (the explorer's diff view, ``kernel_ext.export.diff_page``),
 both through ``kernel_ext.outputs``.
 
 Exit status, as diff(1)'s: 0 the same compile story (costs may differ), 1 the stories differ, 2 trouble (a path
@@ -23,7 +23,7 @@ __all__ = ["diff_main"]
 
 
 def diff_main(args: argparse.Namespace, outputs: Outputs) -> int:
-    problem = outputs.problem(renderer=False)
+    problem = outputs.problem()
     if problem is not None:
         return error(problem)
     from compiler.diff import SideError, diff_paths

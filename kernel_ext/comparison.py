@@ -9,8 +9,9 @@
 
 A side is a report (a ``%%dynamo --out`` name, ``explore(fn)(...)``'s ``Exploration``, a report dict) or a path (a
 report's JSON, a ``TORCH_TRACE`` directory or log). Shown as ``dynamo-explorer diff`` prints it (``text/plain``),
-as its page (``text/html``, ``diff_html.py``) and as the diff itself under its MIME type
-(``application/vnd.dynamo-explorer.diff.v1+json``). A side that is none of these is a one-line ``ComparisonError``.
+as its static summary (``text/html``, ``diff_html.py``), as the diff itself under its MIME type
+(``application/vnd.dynamo-explorer.diff.v1+json``, which our JupyterLab extension draws as the diff view) and, in a
+Jupyter kernel, as the explorer's widget drawing the same view (``widget.py``: every frontend with ipywidgets). A side that is none of these is a one-line ``ComparisonError``.
 """
 
 from __future__ import annotations
@@ -44,8 +45,16 @@ class Comparison:
         from compiler.schema import DIFF_MIME_TYPE
 
         from .diff_html import render
+        from .widget import WIDGET_VIEW, widget_view
 
-        return {DIFF_MIME_TYPE: self.diff, "text/html": render(self.diff), "text/plain": self.text()}
+        shown = {DIFF_MIME_TYPE: self.diff, "text/html": render(self.diff), "text/plain": self.text()}
+        try:  # the diff view as a widget, for the frontends without our extension (None where none can be drawn)
+            view = widget_view(self.diff, self.first_difference or "the same compile story")
+        except Exception:  # noqa: BLE001 - the widget is one more view: a frontend's comm failing must not cost the diff
+            view = None
+        if view is not None:
+            shown[WIDGET_VIEW] = view
+        return shown
 
     def text(self) -> str:
         """The diff as ``dynamo-explorer diff`` prints it."""

@@ -1,7 +1,8 @@
-"""A diff of two runs (``compiler.diff``) as static HTML: the ``--html`` page of ``dynamo-explorer diff`` (one
-self-contained file, no script, no network) and the ``text/html`` of a diff shown in a notebook.
+"""A diff of two runs (``compiler.diff``) as static HTML, no script: the ``text/html`` of a diff shown in a notebook
+(what a frontend without the explorer shows, and a saved notebook's HTML export), and what the ``--html`` page of
+``dynamo-explorer diff`` shows before its script draws the diff view (``export.diff_page``; a reader with scripts off).
 
-``render(diff)`` is a fragment, ``page(diff)`` a whole document. What it shows, in the terminal summary's order
+``render(diff)`` is the fragment. What it shows, in the terminal summary's order
 (``dynamo_explorer/diff_cmd.py``): both sides, each confounding setting, the first difference, a table of every pair
 of compiles (A's id, B's, the function, what differs), then each pair that differs with its differences, what was
 added, removed and changed, and a graph's canonical diff. Markup and style are the static report view's (``static_markup``).
@@ -14,7 +15,7 @@ from typing import Any
 from .static_markup import CSS, details, pre, table
 from .static_markup import escape as _e
 
-__all__ = ["page", "render"]
+__all__ = ["render"]
 
 _DIFF_CSS = """
 .dx-diff .dx-add { color: #1a7f37; } .dx-diff .dx-del { color: #cf222e; }
@@ -83,12 +84,3 @@ def render(diff: dict[str, Any]) -> str:
     said = f"{n} difference{'s' if n != 1 else ''} of the story" if n else "the same compile story"
     parts.append(f'<div class="dx-meta">{said}; written by dynamo-explorer diff</div></div>')
     return "".join(parts)
-
-
-def page(diff: dict[str, Any]) -> str:
-    """The diff as one self-contained HTML document."""
-    a, b = diff["sides"]
-    title = f"dynamo-explorer diff {a['source']} {b['source']}"
-    return (
-        f'<!doctype html><html><head><meta charset="utf-8"><title>{_e(title)}</title></head><body>{render(diff)}</body></html>\n'
-    )

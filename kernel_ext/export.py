@@ -10,6 +10,9 @@ reach the network even if it tried.
 Contents:
 - ``standalone_html(report) -> str``: the page; ``write_html(report, path)``: the page, written as UTF-8;
   ``write_html_pages``: a page, or a page a rank.
+- ``diff_page(diff) -> str``: the page of a diff of two runs (``dynamo-explorer diff --html``): the diff as
+  ``<script type="application/json" id="dynamo-explorer-diff">``, drawn by the same bundle's diff view, with the
+  static summary (``diff_html.py``) inside the root until the script draws (a reader with scripts off reads it).
 - ``renderer_problem() -> str | None``: None when the bundle is built, else a one-line fix (``outputs.Outputs``
   checks it before the run).
 - ``script_json(value) -> str``: JSON that cannot end its ``<script>`` element (see the note).
@@ -41,6 +44,7 @@ __all__ = [
     "ROOT_ID",
     "THEME",
     "ExportError",
+    "diff_page",
     "renderer_problem",
     "script_json",
     "standalone_html",
@@ -55,6 +59,7 @@ BUNDLE_JS = BUNDLE_DIR / "dynamo-explorer.js"
 BUNDLE_CSS = BUNDLE_DIR / "dynamo-explorer.css"
 #: Element ids the bundle reads (``standalone.ts`` REPORT_ID and ROOT_ID).
 REPORT_ID = "dynamo-explorer-report"
+DIFF_ID = "dynamo-explorer-diff"
 ROOT_ID = "dynamo-explorer-root"
 #: Class ``standalone.ts`` puts on the root next to ``jp-DynamoExplorer``; THEME hangs on it.
 STANDALONE_CLASS = "jp-DynamoExplorer-standalone"
@@ -168,6 +173,40 @@ def standalone_html(report: dict[str, Any]) -> str:
     errors = report_errors(report)
     if errors:
         raise ExportError(f"the report does not follow the compile-report schema ({errors[0]}); it is not exported")
+    return _page(
+        _title(report),
+        one_line(report),
+        f'<script type="application/json" id="{REPORT_ID}">{script_json(encode_report(report))}</script>\n',
+    )
+
+
+def diff_page(diff: dict[str, Any]) -> str:
+    """The self-contained page of a schema-valid diff (``compiler.diff``); ``ExportError`` when it cannot be made."""
+    import jsonschema
+
+    from compiler.schema import validate_diff
+
+    from .diff_html import render
+
+    problem = renderer_problem()
+    if problem is not None:
+        raise ExportError(problem)
+    try:
+        validate_diff(diff)
+    except jsonschema.ValidationError as exc:
+        raise ExportError(f"the diff does not follow its schema ({str(exc).splitlines()[0]}); it is not exported") from None
+    a, b = diff["sides"]
+    said = diff["first_difference"] or "the same compile story"
+    return _page(
+        f"Dynamo Explorer · diff {os.path.basename(a['source'])} {os.path.basename(b['source'])}",
+        said,
+        f'<script type="application/json" id="{DIFF_ID}">{script_json(diff)}</script>\n',
+        render(diff),
+    )
+
+
+def _page(title: str, description: str, data: str, fallback: str = "") -> str:
+    """A page: ``data`` (the embedded JSON), the root (holding ``fallback`` until the script draws), the bundle."""
     js = _inline(BUNDLE_JS, "script")
     css = _inline(BUNDLE_CSS, "style")
     digest = base64.b64encode(hashlib.sha256(js.encode("utf-8")).digest()).decode("ascii")
@@ -179,15 +218,15 @@ def standalone_html(report: dict[str, Any]) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
         f'<meta name="generator" content="dynamo-explorer {html.escape(_version())}">\n'
-        f'<meta name="description" content="{html.escape(one_line(report))}">\n'
-        f"<title>{html.escape(_title(report))}</title>\n"
+        f'<meta name="description" content="{html.escape(description)}">\n'
+        f"<title>{html.escape(title)}</title>\n"
         f"<style>\n{_PAGE_CSS}\n{theme_rule()}\n</style>\n"
         f"<style>\n{css}\n</style>\n"
         "</head>\n<body>\n"
-        f'<script type="application/json" id="{REPORT_ID}">{script_json(encode_report(report))}</script>\n'
-        f'<div id="{ROOT_ID}"></div>\n'
-        "<noscript>This Dynamo Explorer report needs JavaScript.</noscript>\n"
-        f"<script>{js}</script>\n"
+        f"{data}"
+        f'<div id="{ROOT_ID}">{fallback}</div>\n'
+        + ("" if fallback else "<noscript>This Dynamo Explorer report needs JavaScript.</noscript>\n")
+        + f"<script>{js}</script>\n"
         "</body>\n</html>\n"
     )
 

@@ -5,8 +5,8 @@
 - ``problem()``: what would stop the files being written, checked before anything runs (not after minutes of
   compiling): two outputs naming one file, a path that cannot be written (``compiler.options.unwritable``), the
   standalone page's renderer not built (``export.renderer_problem``). One line naming the fix, or None.
-- ``write_diff(diff, say)``: a diff of two reports (``compiler.diff``) as JSON and as one static page
-  (``diff_html.py``), said as the report's;
+- ``write_diff(diff, say)``: a diff of two reports (``compiler.diff``) as JSON and as its page (``export.diff_page``:
+  the explorer's diff view, the static summary inside), said as the report's;
 - ``write(report, say, ranks)``: the report as compact JSON (``compiler.encoding.write_report``) and the explorer as
   one self-contained page (``export.write_html_pages``: a page a rank when the ranks' own reports are given); each
   file written is said in one line (``wrote PATH (12 KB)``), a page that could not be made too (its reason).
@@ -47,16 +47,16 @@ class Outputs:
         """``[(flag, path)]`` of the outputs given, JSON first."""
         return [(flag, path) for flag, path in (("--json", self.json), ("--html", self.html)) if path is not None]
 
-    def problem(self, renderer: bool = True) -> str | None:
-        """Why these outputs could not be written, in one line naming the fix; None when they can. ``renderer``: the
-        page is the explorer's (it needs the standalone renderer built; a diff's page does not)."""
+    def problem(self) -> str | None:
+        """Why these outputs could not be written, in one line naming the fix; None when they can (a report's page and a
+        diff's are the explorer's: they need the standalone renderer built)."""
         if self.json is not None and self.html is not None and os.path.abspath(self.json) == os.path.abspath(self.html):
             return "--json and --html name the same file; give each its own path"
         for flag, path in self.named():
             why = unwritable(path, flag)
             if why is not None:
                 return f"cannot write the report to {path}: {why}"
-        if self.html is not None and renderer:
+        if self.html is not None:
             from .export import renderer_problem
 
             why = renderer_problem()
@@ -96,6 +96,8 @@ class Outputs:
         self, diff: dict[str, Any], say: Callable[[str], object] = print, complain: Callable[[str], object] | None = None
     ) -> bool:
         """Write a diff (``compiler.diff.diff_reports``'s) as JSON and/or its page; False when a file was not written."""
+        from .export import ExportError
+
         complain = complain or (lambda line: print(line, file=sys.stderr))
         try:
             if self.json is not None:
@@ -104,12 +106,13 @@ class Outputs:
                 write_report(diff, self.json)  # compact JSON, as a report's
                 say(f"wrote {self.json} ({size_text(self.json)})")
             if self.html is not None:
-                from .diff_html import page
+                from .export import diff_page
 
-                with open(self.html, "w", encoding="utf-8") as fh:
-                    fh.write(page(diff))
+                text = diff_page(diff)
+                with open(self.html, "w", encoding="utf-8", newline="\n") as fh:
+                    fh.write(text)
                 say(f"wrote {self.html} ({size_text(self.html)}): open it in any browser, it needs no network")
-        except OSError as exc:
+        except (ExportError, OSError) as exc:
             complain(f"the diff was not written: {exc}")
             return False
         return True

@@ -6,7 +6,9 @@
 - ``frames``: every compile of both sides paired by function (``align.py``), each pair's differences in
   ``differences`` (the story: ``diff`` exits 1) and ``costs`` (compile time, caches: shown, exit 0);
 - ``first_difference``: the first difference of the story, in the newer side's compile order, in one line:
-  ``[0/0] f: a new graph break at v2.py:6 (print("hi")): ...; 2 graphs where there was 1``.
+  ``[0/0] f: a new graph break at v2.py:6 (print("hi")): ...; 2 graphs where there was 1``;
+- each pair that differs (the first ``views.MAX_VIEWS``) carries its ``view``: both sides' source with their breaks,
+  guards and graphs, which the diff view draws side by side (``views.py``); ``views_left_out`` counts the rest.
 
 ``diff_paths(a, b)`` is the same of two paths, each side's report dropped once read. ``load_side(path)`` reads a side: a report (``--json`` of ``run``/``open``) or a ``TORCH_TRACE`` directory or log
 (``compiler.trace``); a path that is neither raises ``SideError`` (one line, naming the fix).
@@ -18,14 +20,16 @@ import json
 import os
 from typing import Any
 
+from ..schema import DIFF_VERSION as _SCHEMA_VERSION
 from .align import align, align_compiles
 from .compare import COST, STORY, compare_pair, first_line, graphs_by_function, pace
 from .facts import CompileFacts, compile_facts
+from .views import MAX_VIEWS, pair_view
 
 __all__ = ["COST", "DIFF_VERSION", "STORY", "SideError", "align", "diff_paths", "diff_reports", "load_side"]
 
-#: the diff's own schema version (compiler/schema/compile_diff.v1.schema.json)
-DIFF_VERSION = {"major": 1, "minor": 0}
+#: the diff's own schema version (compiler/schema/compile_diff.v1.schema.json's ``x-dynamo-explorer``)
+DIFF_VERSION = {"major": _SCHEMA_VERSION[0], "minor": _SCHEMA_VERSION[1]}
 #: what makes a comparison confounded when the two sides differ in it
 SETTINGS = ("torch_version", "python_version", "backend", "mode", "dynamic", "fullgraph", "device")
 
@@ -118,10 +122,11 @@ def diff_paths(a: str, b: str) -> dict[str, Any]:
 
 def _diff(a: tuple[list[CompileFacts], dict[str, Any]], b: tuple[list[CompileFacts], dict[str, Any]]) -> dict[str, Any]:
     graphs = (graphs_by_function(a[0]), graphs_by_function(b[0]))
-    frames = []
+    frames: list[dict[str, Any]] = []
     story: list[dict[str, Any]] = []
     pairs = align_compiles(a[0], b[0])
     run_pace = pace(pairs)
+    views = views_left_out = 0
     for pair in pairs:
         found = compare_pair(pair, graphs, run_pace)
         x, y = pair
@@ -138,6 +143,12 @@ def _diff(a: tuple[list[CompileFacts], dict[str, Any]], b: tuple[list[CompileFac
                 "costs": [d for d in found if d["kind"] in COST],
             }
         )
+        if differences:
+            if views < MAX_VIEWS:
+                frames[-1]["view"] = pair_view(pair)
+                views += 1
+            else:
+                views_left_out += 1
         story.extend(differences)
     side_rows = [a[1], b[1]]
     return {
@@ -152,6 +163,7 @@ def _diff(a: tuple[list[CompileFacts], dict[str, Any]], b: tuple[list[CompileFac
         "first_difference": first_line(story[0]) if story else None,
         "differences": len(story),
         "frames": frames,
+        "views_left_out": views_left_out,
     }
 
 

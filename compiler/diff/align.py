@@ -7,6 +7,9 @@
    in the middle shifts nothing after it), the rest in order.
 A compile on one side only is paired with None. The pairs come in the newer side's compile order (B), each compile
 of A alone after the compile of A before it.
+
+``align`` is also how the ranks of one job are paired (``compiler/ranks.py``: by compile id): one alignment engine for
+ranks and runs.
 """
 
 from __future__ import annotations

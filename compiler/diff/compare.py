@@ -28,7 +28,7 @@ from typing import Any
 
 from ..summary import plural
 from .align import Pair
-from .facts import Break, CompileFacts
+from .facts import Break, CompileFacts, guard_line
 
 __all__ = ["COST", "NOISE_S", "SLOWER", "STORY", "compare_pair", "first_line", "graphs_by_function", "graphs_of", "pace"]
 
@@ -186,8 +186,7 @@ def _guards_difference(
     summary = f"{', '.join(counts)} ({', '.join(kinds)})"
     if changed and not added and not removed and len(changed) == 1:
         summary = f"a guard changed: {changed[0]}"
-    show = lambda g: f"{g[0]} {g[2] or g[1]}".strip()  # noqa: E731
-    return _difference("guards", pair, summary, _rows(added, show), _rows(removed, show), changed=changed[:_MAX_ROWS])
+    return _difference("guards", pair, summary, _rows(added, guard_line), _rows(removed, guard_line), changed=changed[:_MAX_ROWS])
 
 
 _TOKEN = re.compile(r"[^,{}\[\]]*[,{}\[\]]?")

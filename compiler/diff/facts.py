@@ -18,7 +18,9 @@ the ranks' graph identity; ``CompileFacts`` is a run's.
 - ``failed``: for a recompile, what failed in the guards of the entry before it (``GuardFailure.what``);
 - ``caches``: each cache's decision (``fx_graph miss (full_miss)``), ``cache_keys`` the hashes of its key's parts
   (``CacheDecision.hashes``); ``kernels``: inductor's kernels;
-  ``compile_s`` and ``phases``: the compile's time and each phase's (ms, by name).
+  ``compile_s`` and ``phases``: the compile's time and each phase's (ms, by name);
+- ``source``: the function's own lines (``Source``), where the report holds them (its ``cell`` or ``sources``): shown
+  beside the other side's in the diff view (``views.py``), never compared.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from typing import Any
 
 from ..normalize import stable_text as _stable_text
 
-__all__ = ["Break", "CompileFacts", "by_compile", "compile_facts", "dynamo_code", "function_name"]
+__all__ = ["Break", "CompileFacts", "Source", "by_compile", "compile_facts", "dynamo_code", "function_name", "guard_line"]
 
 _FILE_COMMENT = re.compile(r"^\s*# File: .*$", re.M)
 _RESUME_LINE = re.compile(r"(torch_dynamo_resume_in_\w+?)_at_\d+$")
@@ -40,6 +42,8 @@ _RESUME_LINE = re.compile(r"(torch_dynamo_resume_in_\w+?)_at_\d+$")
 #: every process (transformers' ``generation_config._original_object_hash == -4012...``): 10 digits or more
 _LONG_NUMBER = re.compile(r"-?\d{10,}")
 _NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*\b")  # a name, not an attribute (``sin.cos``: ``sin`` only)
+#: the most lines of a function's source kept to show
+MAX_SOURCE_LINES = 400
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -68,6 +72,11 @@ def function_name(name: str) -> str:
     return m.group(1) if m else name
 
 
+def guard_line(guard: tuple[str, str, str]) -> str:
+    """A guard of ``CompileFacts.guards`` as one line to read: its kind and code (its source where it has no code)."""
+    return f"{guard[0]} {guard[2] or guard[1]}".strip()
+
+
 @dataclass(frozen=True)
 class Break:
     """A graph break: ``key`` is what two runs compare; the rest is what a person reads."""
@@ -78,6 +87,15 @@ class Break:
     filename: str | None
     line: int | None
     code: str | None  # the user's line of code where it broke
+
+
+@dataclass(frozen=True)
+class Source:
+    """A function's own lines: ``lines[0]`` is line ``first_line`` of ``filename`` (its base name)."""
+
+    filename: str
+    first_line: int
+    lines: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -99,6 +117,7 @@ class CompileFacts:
     compile_s: float | None
     phases: tuple[tuple[str, float], ...] = field(hash=False)
     graphs: int = 0  # how many Dynamo graphs it made
+    source: Source | None = field(default=None, hash=False, compare=False)
 
 
 def _canonical(graph: dict[str, Any]) -> list[str]:
@@ -151,9 +170,72 @@ def _phases(phases: list[dict[str, Any]]) -> tuple[tuple[str, float], ...]:
     return tuple(sorted(out.items()))
 
 
+def _block(text_lines: list[str], start: int) -> tuple[int, list[str]]:
+    """The lines of the function whose first line (its ``def`` or first decorator) is ``text_lines[start]``: while a
+    line is blank or indented deeper than it (a module's code: every line; a line inside a function: that function), and
+    the index of its first line."""
+    head = text_lines[start]
+    indent = len(head) - len(head.lstrip())
+    if not head.lstrip().startswith(("def ", "async def ", "@", "class ")):
+        # a resume function starts where it resumes, inside its function: the enclosing ``def``'s block
+        inner = indent
+        for i in range(start - 1, -1, -1):
+            line = text_lines[i]
+            outer = len(line) - len(line.lstrip())
+            if not line.strip() or outer >= inner:
+                continue
+            if line.lstrip().startswith(("def ", "async def ")):
+                return _block(text_lines, i)
+            inner = outer  # an ``if``, a ``for``, a ``with`` around it: look further out
+            if inner == 0:
+                break
+        if indent > 0:
+            return start, [head]
+        return start, text_lines[start : start + MAX_SOURCE_LINES]  # a module's code: every line
+    out = [head]
+    for line in text_lines[start + 1 :]:
+        decorated = all(x.lstrip().startswith("@") for x in out)  # ``@torch.compile`` then its ``def``
+        if (
+            line.strip()
+            and len(line) - len(line.lstrip()) <= indent
+            and not decorated
+            and not out[-1].rstrip().endswith(("(", ",", "\\"))
+        ):
+            break
+        out.append(line)
+        if len(out) >= MAX_SOURCE_LINES:
+            break
+    while len(out) > 1 and not out[-1].strip():
+        out.pop()
+    return start, out
+
+
+def _source_finder(report: dict[str, Any]) -> Any:
+    """``find(filename, firstlineno)``: the function's ``Source`` from the report's cell or its files' excerpts, or
+    None; each function's found once (a trace's 10,000s of compiles share a few functions)."""
+    texts: dict[str, list[tuple[int, list[str]]]] = {}
+    cell = report.get("cell") or {}
+    if cell.get("filename") and cell.get("source") is not None:
+        texts.setdefault(cell["filename"], []).append((1, cell["source"].splitlines()))
+    for f in report.get("sources") or []:
+        for e in f.get("excerpts") or []:
+            texts.setdefault(f["filename"], []).append((e["first_line"], e["text"].splitlines()))
+
+    @functools.cache
+    def find(filename: str, firstlineno: int) -> Source | None:
+        for first, lines in texts.get(filename, ()):
+            if first <= firstlineno < first + len(lines):
+                at, shown = _block(lines, firstlineno - first)
+                return Source(filename.replace("\\", "/").rsplit("/", 1)[-1], first + at, tuple(shown))
+        return None
+
+    return find
+
+
 def compile_facts(report: dict[str, Any]) -> list[CompileFacts]:
     """Every frame of ``report`` as ``CompileFacts``, in compile order."""
     graphs = by_compile(report)
+    source_of = _source_finder(report)
     symbols: dict[str | None, list[tuple[str, str]]] = {}
     for s in report.get("symbols") or []:
         symbols.setdefault(s["compile_id"], []).append((stable_text(s.get("source") or ""), s.get("range") or ""))
@@ -195,6 +277,7 @@ def compile_facts(report: dict[str, Any]) -> list[CompileFacts]:
                 compile_s=f.get("compile_time_s"),
                 phases=_phases(f.get("phases") or []),
                 graphs=len(mine),
+                source=source_of(f["code"]["filename"] or "", f["code"]["firstlineno"]),
             )
         )
     return out

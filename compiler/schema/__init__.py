@@ -30,7 +30,9 @@ MIME_TYPE: str = _META["mime_type"]
 DIFF_SCHEMA: dict[str, Any] = json.loads(
     resources.files(__name__).joinpath("compile_diff.v1.schema.json").read_text(encoding="utf-8")
 )
-DIFF_MIME_TYPE = "application/vnd.dynamo-explorer.diff.v1+json"
+_DIFF_META: dict[str, Any] = DIFF_SCHEMA["x-dynamo-explorer"]
+DIFF_MIME_TYPE: str = _DIFF_META["mime_type"]
+DIFF_VERSION: tuple[int, int] = (_DIFF_META["version"]["major"], _DIFF_META["version"]["minor"])
 PANES: tuple[str, ...] = tuple(p["name"] for p in _META["panes"])
 PANE_TITLES: dict[str, str] = {p["name"]: p["title"] for p in _META["panes"]}
 PANE_SHOWS: dict[str, tuple[str, ...]] = {p["name"]: tuple(p["shows"]) for p in _META["panes"]}
@@ -38,6 +40,7 @@ PANE_SHOWS: dict[str, tuple[str, ...]] = {p["name"]: tuple(p["shows"]) for p in 
 __all__ = [
     "DIFF_MIME_TYPE",
     "DIFF_SCHEMA",
+    "DIFF_VERSION",
     "MIME_TYPE",
     "PANES",
     "PANE_SHOWS",

@@ -1,5 +1,6 @@
 /**
- * Generates labextension/src/schema.ts from compiler/schema/compile_report.v1.schema.json.
+ * Generates labextension/src/schema.ts from compiler/schema/compile_report.v1.schema.json, and
+ * labextension/src/diffSchema.ts from compiler/schema/compile_diff.v1.schema.json (what `dynamo-explorer diff` writes).
  *
  *   node labextension/scripts/schema.mjs           rewrite the TypeScript types
  *   node labextension/scripts/schema.mjs --check   regenerate in memory; exit 1 when the file differs
@@ -12,14 +13,13 @@ import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SCHEMA = resolve(ROOT, 'compiler/schema/compile_report.v1.schema.json');
-const TARGET = resolve(ROOT, 'labextension/src/schema.ts');
 
-const BANNER = `/* eslint-disable */
+/** A banner naming what the file is generated from. */
+const banner = (what, source) => `/* eslint-disable */
 /**
- * Types for the compile report, generated, do not edit.
+ * Types for ${what}, generated, do not edit.
  *
- * Source: compiler/schema/compile_report.v1.schema.json
+ * Source: ${source}
  * Regenerate with \`npm run build:schema\`; CI runs \`npm run check:schema\`, which fails on any drift.
  */`;
 
@@ -80,35 +80,73 @@ ${titles}
 `;
 }
 
-async function generate() {
-  const schema = JSON.parse(await readFile(SCHEMA, 'utf8'));
-  const types = await compile(schema, 'CompileReport', {
-    bannerComment: BANNER,
+/** The constants of the diff's schema (x-dynamo-explorer): its version and MIME type. */
+function diffConstants(schema) {
+  const meta = schema['x-dynamo-explorer'];
+  const major = schema.properties.diff_version.properties.major.const;
+  if (meta.version.major !== major || !meta.mime_type.includes(`.v${major}+json`)) {
+    throw new Error('x-dynamo-explorer disagrees with diff_version.major or the MIME type: fix the diff schema file');
+  }
+  return `
+/** The diff schema version this renderer was generated from (x-dynamo-explorer.version). */
+export const DIFF_VERSION = { major: ${meta.version.major}, minor: ${meta.version.minor} } as const;
+
+/** The MIME type of a diff of two runs; the major version is part of the name. */
+export const DIFF_MIME_TYPE = ${JSON.stringify(meta.mime_type)};
+`;
+}
+
+/** The files generated: each schema, its root type's name, the TypeScript file and its constants. */
+const TARGETS = [
+  {
+    schema: 'compiler/schema/compile_report.v1.schema.json',
+    target: 'labextension/src/schema.ts',
+    name: 'CompileReport',
+    what: 'the compile report',
+    constants
+  },
+  {
+    schema: 'compiler/schema/compile_diff.v1.schema.json',
+    target: 'labextension/src/diffSchema.ts',
+    name: 'CompileDiff',
+    what: 'the diff of two runs',
+    constants: diffConstants
+  }
+];
+
+async function generate(entry) {
+  const path = resolve(ROOT, entry.schema);
+  const schema = JSON.parse(await readFile(path, 'utf8'));
+  const types = await compile(schema, entry.name, {
+    bannerComment: banner(entry.what, entry.schema),
     additionalProperties: false,
     unreachableDefinitions: true,
     unknownAny: true,
-    cwd: dirname(SCHEMA),
+    cwd: dirname(path),
     style: { singleQuote: true, trailingComma: 'none', arrowParens: 'avoid', printWidth: 100 }
   });
-  return types + constants(schema);
+  return types + entry.constants(schema);
 }
 
-const generated = await generate();
-if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = await readFile(TARGET, 'utf8');
-  } catch {
-    current = '';
+for (const entry of TARGETS) {
+  const generated = await generate(entry);
+  const target = resolve(ROOT, entry.target);
+  if (process.argv.includes('--check')) {
+    let current = '';
+    try {
+      current = await readFile(target, 'utf8');
+    } catch {
+      current = '';
+    }
+    if (current !== generated) {
+      console.error(
+        `${entry.target} is out of date with ${entry.schema}: run \`npm run build:schema\` and commit the result.`
+      );
+      process.exit(1);
+    }
+    console.log(`${entry.target} matches the schema.`);
+  } else {
+    await writeFile(target, generated);
+    console.log(`wrote ${entry.target}`);
   }
-  if (current !== generated) {
-    console.error(
-      'labextension/src/schema.ts is out of date with compiler/schema/compile_report.v1.schema.json: run `npm run build:schema` and commit the result.'
-    );
-    process.exit(1);
-  }
-  console.log('labextension/src/schema.ts matches the schema.');
-} else {
-  await writeFile(TARGET, generated);
-  console.log('wrote labextension/src/schema.ts');
 }

@@ -1,8 +1,11 @@
 /**
- * The JupyterLab MIME extension of Dynamo Explorer: renders `%%dynamo` compile reports.
+ * The JupyterLab MIME extension of Dynamo Explorer: renders `%%dynamo` compile reports, and diffs of two runs
+ * (`%dynamo_diff`, `explore.diff`).
  */
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
+import { DIFF_MIME_TYPE } from './diffSchema';
 import { MIME_TYPE } from './schema';
+import { RenderedDiff } from './hosts/diffWidget';
 import { RenderedReport } from './hosts/widget';
 
 export { checkReport } from './model/model';
@@ -13,6 +16,8 @@ export { checkReport } from './model/model';
  */
 export { MIME_TYPE, SCHEMA_VERSION, SUPPORTED_MAJORS } from './schema';
 export { CLASS_NAME, RenderedReport } from './hosts/widget';
+export { DIFF_MIME_TYPE, DIFF_VERSION } from './diffSchema';
+export { RenderedDiff } from './hosts/diffWidget';
 
 /**
  * Our rank among JupyterLab's renderers (the lowest rank draws). A `%%dynamo` output also carries the explorer as
@@ -32,14 +37,20 @@ export const rendererFactory: IRenderMime.IRendererFactory = {
   createRenderer: options => new RenderedReport(options.mimeType)
 };
 
-/**
- * The extension JupyterLab loads.
- */
-const extension: IRenderMime.IExtension = {
-  id: 'dynamo-explorer:plugin',
-  rendererFactory,
-  rank: RANK,
-  dataType: 'json'
+/** The renderer factory of a diff of two runs (the same rank, and safe for the same reason). */
+export const diffRendererFactory: IRenderMime.IRendererFactory = {
+  safe: true,
+  mimeTypes: [DIFF_MIME_TYPE],
+  defaultRank: RANK,
+  createRenderer: options => new RenderedDiff(options.mimeType)
 };
 
-export default extension;
+/**
+ * The extensions JupyterLab loads: the report's renderer and the diff's.
+ */
+const extensions: IRenderMime.IExtension[] = [
+  { id: 'dynamo-explorer:plugin', rendererFactory, rank: RANK, dataType: 'json' },
+  { id: 'dynamo-explorer:diff', rendererFactory: diffRendererFactory, rank: RANK, dataType: 'json' }
+];
+
+export default extensions;

@@ -5,7 +5,8 @@
  * as it once did). The graph is read from the sources: every `import ... from './y'`, `import './y'` and
  * `export ... from './y'`, whether of values or of types.
  *
- * And the folders stay layers: `schema.ts` and `dom.ts` import nothing of ours; `model/` (the pure report
+ * And the folders stay layers: `schema.ts` (and `diffSchema.ts`, the diff's types: the same layer) and `dom.ts`
+ * import nothing of ours; `model/` (the pure report
  * models) imports only the schema and itself; `graph/` (the graph viewer) the schema, the DOM helpers and itself;
  * `view/` (the report view and its panes) all of those; only `hosts/` (the JupyterLab plugin, the renderer, the
  * standalone page and the anywidget) and `index.ts` import `hosts/`.
@@ -43,8 +44,11 @@ export function moduleImports(): Map<string, Set<string>> {
   return graph;
 }
 
-/** The layer of a module: its folder, or the module itself at the top of src. */
+/** The layer of a module: its folder, or the module itself at the top of src (the diff's generated types are the schema's layer). */
 function layer(module: string): string {
+  if (module === 'diffSchema') {
+    return 'schema';
+  }
   return module.includes('/') ? module.slice(0, module.indexOf('/')) : module;
 }
 

@@ -9,6 +9,7 @@ Screenshots land in artifacts/browser/standalone/.
 
 from __future__ import annotations
 
+import html
 import json
 from html.parser import HTMLParser
 
@@ -164,4 +165,38 @@ def test_user_strings_cannot_break_out_of_the_page(built, offline, tmp_path):
     assert page.evaluate("() => document.scripts.length") == 2
     assert BREAKOUT.replace("\u2028", "") in root.locator('[data-pane="frames"]').inner_text().replace("\u2028", "")
     assert root.locator("script, img, iframe").count() == 0
+    _check_clean(page)
+
+
+def test_diff_page_draws_the_diff_view_offline(built, offline, tmp_path):
+    """``dynamo-explorer diff --html``'s page (``kernel_ext.export.diff_page``) on the golden diff: the diff view, drawn
+    offline by the same bundle, opens the pair of the first difference with both sides side by side; another pair
+    opens on a click; the static summary the page holds for a reader with scripts off is gone once it draws."""
+    from kernel_ext.export import DIFF_ID, diff_page
+
+    page = offline
+    diff = json.loads((labserver.REPO / "tests" / "goldens" / "planted_changes.diff.json").read_text())
+    path = tmp_path / "diff.html"
+    text = diff_page(diff)
+    path.write_text(text, encoding="utf-8")
+    refs = _Refs()
+    refs.feed(text)
+    assert refs.refs == [] and refs.scripts == 2
+    assert html.escape(diff["first_difference"]) in text  # the static summary, before the script draws
+    root = _open(page, path)
+    assert root.get_attribute("data-view") == "diff"
+    assert page.evaluate(f"() => JSON.parse(document.getElementById('{DIFF_ID}').textContent)") == diff
+    assert root.locator(".jp-DynamoExplorer-firstDifference").inner_text() == diff["first_difference"]
+    assert root.locator(".dx-diff").count() == 0
+    break_line = diff["frames"][0]["view"]["b"]["breaks"][0]["line"]
+    marked = root.locator('[data-section="source"] [data-side="B"] .jp-mod-break')
+    assert marked.count() == 1 and marked.get_attribute("data-line") == str(break_line)
+    assert "call_method cos" in root.locator('[data-section="graph"] [data-side="B"] .jp-mod-added').all_inner_texts()[0]
+    alone = next(i for i, p in enumerate(diff["frames"]) if p["a"] is None)
+    root.locator(f'[data-pair="{alone}"]').click()
+    assert root.locator('[data-pane="diff-pair"]').get_attribute("data-pair-index") == str(alone)
+    assert "did not compile it" in root.locator('[data-section="source"] [data-side="A"]').inner_text()
+    out = ARTIFACTS / "standalone"
+    out.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(out / "diff.png"), full_page=True)
     _check_clean(page)

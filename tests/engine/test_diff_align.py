@@ -64,3 +64,28 @@ def test_a_compile_of_a_alone_stands_after_the_compile_before_it():
     a = [_c(0, "f"), _c(1, "gone"), _c(2, "h")]
     b = [_c(0, "f"), _c(1, "h"), _c(2, "new")]
     assert _names(align_compiles(a, b)) == [("0/0", "0/0"), ("1/0", None), ("2/0", "1/0"), (None, "2/0")]
+
+
+def test_a_functions_source_is_its_own_block():
+    """The diff view shows a compile's function: from its ``def`` (a decorator's line included) while the lines are
+    indented deeper; a resume function, which starts where it resumes, shows its enclosing function."""
+    from compiler.diff.facts import _block
+
+    lines = [
+        "import torch",
+        "",
+        "@torch.compile",
+        "def f(x, n):",
+        "    y = x.sin()",
+        "    if n:",
+        "        print(n)",
+        "",
+        "    return y",
+        "",
+        "x = 1",
+    ]
+    whole = (2, lines[2:9])
+    assert _block(lines, 2) == whole  # the decorator's line, then its def
+    assert _block(lines, 3) == (3, lines[3:9])
+    assert _block(lines, 6) == (3, lines[3:9])  # a resume function at print(n), inside an if
+    assert _block(lines, 10) == (10, ["x = 1"])  # module code: the rest

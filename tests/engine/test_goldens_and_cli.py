@@ -11,8 +11,8 @@ import pytest
 
 from compiler import RunOptions, run_cell, validate_report
 from compiler.summary import one_line
-from tests.goldens.cases import CASES, TOY_EXAMPLE, skeleton
-from tests.goldens.regenerate import HERE, run_case
+from tests.goldens.cases import CASES, DIFF_CASES, TOY_EXAMPLE, diff_skeleton, skeleton
+from tests.goldens.regenerate import HERE, diff_case, run_case
 from tests.releases import TORCH, known
 
 GOLDENS = sorted(HERE.glob("*.report.json"))
@@ -20,6 +20,18 @@ GOLDENS = sorted(HERE.glob("*.report.json"))
 
 def test_every_case_has_a_golden():
     assert {p.name.removesuffix(".report.json") for p in GOLDENS} == set(CASES)
+    assert {p.name.removesuffix(".diff.json") for p in HERE.glob("*.diff.json")} == set(DIFF_CASES)
+
+
+@pytest.mark.parametrize("name", sorted(DIFF_CASES))
+def test_golden_diff_is_valid_and_a_fresh_one_matches_it(name: str):
+    """The golden diffs the TypeScript and browser tests draw: schema-valid, each pair differing as a fresh diff does."""
+    from compiler.schema import validate_diff
+
+    golden = json.loads((HERE / f"{name}.diff.json").read_text())
+    validate_diff(golden)
+    assert all("view" in p for p in golden["frames"] if p["differences"])  # the side-by-side view is drawn from them
+    assert diff_skeleton(diff_case(name)) == diff_skeleton(golden)
 
 
 @pytest.mark.parametrize("path", GOLDENS, ids=lambda p: p.name)

@@ -195,6 +195,43 @@ CASES: dict[str, dict[str, Any]] = {
 }
 
 
+# The golden diffs (``<name>.diff.json``): two programs, each run as a case is, and B compared with A
+# (``compiler.diff``). ``planted_changes``: B's function breaks on a print, calls one more op, and is called with
+# another int (a recompile): a new graph break, a new resume function, a changed graph, a new recompile.
+DIFF_A = """import torch
+
+def f(x, n):
+    y = x.sin() * 2
+    return y + n
+
+x = torch.randn(8)
+cf = torch.compile(f, backend="eager")
+cf(x, 1)
+"""
+
+DIFF_B = """import torch
+
+def f(x, n):
+    y = x.sin().cos() * 2
+    print("between")
+    return y + n
+
+x = torch.randn(8)
+cf = torch.compile(f, backend="eager")
+cf(x, 1)
+cf(x, 2)
+"""
+
+DIFF_CASES: dict[str, dict[str, Any]] = {
+    "planted_changes": {"a": DIFF_A, "b": DIFF_B, "options": {}},
+}
+
+
+def diff_skeleton(diff: dict[str, Any]) -> list[Any]:
+    """What a golden diff must keep across runs and machines: each pair and the kinds of its differences."""
+    return [[p["function"], p["a"], p["b"], [d["kind"] for d in p["differences"]]] for p in diff["frames"]]
+
+
 def skeleton(report: dict[str, Any]) -> dict[str, Any]:
     """What must stay the same across runs and machines: structure, names, lines, kinds."""
     frames = []

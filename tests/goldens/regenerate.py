@@ -1,7 +1,9 @@
 """Rewrite the golden reports: ``python -m tests.goldens.regenerate [NAME ...]``.
 
 Each case runs in a fresh Dynamo state through the real engine; the normalized report is written
-to ``tests/goldens/<name>.report.json``. Review the diff of ``skeleton`` before committing.
+to ``tests/goldens/<name>.report.json``. Review the diff of ``skeleton`` before committing. Each diff case
+(``DIFF_CASES``) runs its two programs so and writes their diff (``compiler.diff``) to ``<name>.diff.json``, its
+times zeroed (``normalize_diff``).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ def run_case(name: str) -> dict:
     from .cases import CASES
 
     torch._dynamo.reset()
-    case = CASES[name]
+    case = CASES[name] if name in CASES else CASES_RUN[name]
     namespace: dict = {"__name__": "__main__"}
     filename, labels = f"<golden:{name}>", {}
     if "earlier" in case:  # an earlier notebook cell, as IPython runs one: its own file, its text in linecache
@@ -37,14 +39,46 @@ def run_case(name: str) -> dict:
     return normalize_report(run.report)
 
 
-def main(names: list[str]) -> None:
-    from .cases import CASES
+def normalize_diff(diff: dict) -> dict:
+    """A diff without what a machine's speed decides: each side's compile time, the compile-time costs."""
+    for side in diff["sides"]:
+        side["compile_s"] = 0.0
+    for pair in diff["frames"]:
+        pair["costs"] = [c for c in pair["costs"] if c["kind"] != "compile_time"]
+    return diff
 
-    for name in names or list(CASES):
-        report = run_case(name)
-        path = HERE / f"{name}.report.json"
-        path.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        print(f"wrote {path.relative_to(HERE.parent.parent)} ({path.stat().st_size // 1024} KiB)")
+
+def diff_case(name: str) -> dict:
+    """The normalized diff of diff case ``name``: its two programs, each run as a case is."""
+    from compiler.diff import diff_reports
+
+    from .cases import DIFF_CASES
+
+    case = DIFF_CASES[name]
+    sides = []
+    for side in ("a", "b"):
+        CASES_RUN[f"{name}:{side}"] = {"source": case[side], "options": case["options"]}
+        sides.append(run_case(f"{name}:{side}"))
+    return normalize_diff(diff_reports(sides[0], sides[1], (f"{name}.a.json", f"{name}.b.json")))
+
+
+#: the diff cases' sides, run as cases (``run_case`` reads a case from here when it is no golden case)
+CASES_RUN: dict[str, dict] = {}
+
+
+def _write(path: pathlib.Path, value: dict) -> None:
+    path.write_text(json.dumps(value, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {path.relative_to(HERE.parent.parent)} ({path.stat().st_size // 1024} KiB)")
+
+
+def main(names: list[str]) -> None:
+    from .cases import CASES, DIFF_CASES
+
+    for name in names or [*CASES, *DIFF_CASES]:
+        if name in DIFF_CASES:
+            _write(HERE / f"{name}.diff.json", diff_case(name))
+        else:
+            _write(HERE / f"{name}.report.json", run_case(name))
 
 
 if __name__ == "__main__":

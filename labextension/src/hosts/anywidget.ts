@@ -20,10 +20,14 @@
  *   drawn below the explorer that asked.
  * - A part the report holds only in part (schema `parts_cut`) is loaded on request: `{kind: 'part?', key}` ->
  *   `{kind: 'part', key, part, error}` (kernel_ext/parts.py).
+ * - A diff of two runs (`%dynamo_diff`, `explore.diff`: kernel_ext/comparison.py) is the same widget, its payload the
+ *   diff: drawn by the diff view (view/diffView.ts).
  */
 import type { AnyModel, RenderProps } from '@anywidget/types';
 import { h } from '../dom';
+import { checkDiff } from '../model/diffModel';
 import { loadReport } from '../model/encoding';
+import { DiffView } from '../view/diffView';
 import { announceReport, setReportHost, withdrawReport, type IReportHost } from '../view/reportHub';
 import { CLASS_NAME, STANDALONE_CLASS } from './rootClasses';
 import { ReportView, showProblem } from '../view/view';
@@ -178,6 +182,16 @@ async function drawReport(
   cell: string | null,
   model: AnyModel<IExplorerState>
 ): Promise<() => void> {
+  if (isDiff(payload)) {
+    const checked = checkDiff(payload);
+    if (!checked.ok) {
+      showProblem(root, checked);
+      return () => undefined;
+    }
+    const diffView = new DiffView(root, checked.diff);
+    diffView.start();
+    return () => diffView.dispose();
+  }
   const check = await loadReport(payload);
   if (!check.ok) {
     showProblem(root, check);
@@ -206,6 +220,11 @@ async function drawReport(
   setReportHost(host);
   announceReport(root, view, redraw);
   return () => down();
+}
+
+/** Is `payload` a diff of two runs (it has a `diff_version`) rather than a report? */
+function isDiff(payload: unknown): boolean {
+  return typeof payload === 'object' && payload !== null && 'diff_version' in payload;
 }
 
 /** Run a `%%dynamo` cell (a fix's `--try` run) in the kernel and draw what it answers below the explorer. */

@@ -11,17 +11,25 @@
  *
  * The root gets the classes and `data-status` ('loading', then 'ready') of the JupyterLab widget
  * (widget.ts), so the same CSS and the same browser checks apply.
+ *
+ * The page of a diff of two runs (`dynamo-explorer diff --html`) embeds the diff instead
+ * (`<script type="application/json" id="dynamo-explorer-diff">`), drawn by the diff view (view/diffView.ts).
  */
 import '../../style/index.css';
 import { h } from '../dom';
 import { CLASS_NAME, STANDALONE_CLASS } from './rootClasses';
+import { checkDiff } from '../model/diffModel';
 import { loadReport } from '../model/encoding';
+import { DiffView } from '../view/diffView';
 import { ReportView, showProblem } from '../view/view';
 
 export { CLASS_NAME, STANDALONE_CLASS } from './rootClasses';
 
 /** Id of the `<script type="application/json">` holding the report. */
 export const REPORT_ID = 'dynamo-explorer-report';
+
+/** Id of the `<script type="application/json">` holding a diff of two runs (the page of `diff --html`). */
+export const DIFF_ID = 'dynamo-explorer-diff';
 
 /** Id of the element the view is drawn into (created at the end of the body when missing). */
 export const ROOT_ID = 'dynamo-explorer-root';
@@ -30,14 +38,32 @@ export const ROOT_ID = 'dynamo-explorer-root';
  * Draw the embedded report into the root; resolves once everything shown is drawn (null when the page
  * holds no usable report: the root then shows why, as the JupyterLab widget does).
  */
-export async function mount(doc: Document = document): Promise<ReportView | null> {
+export async function mount(doc: Document = document): Promise<ReportView | DiffView | null> {
   let root = doc.getElementById(ROOT_ID);
   if (!root) {
     root = h('div', { attrs: { id: ROOT_ID } });
     doc.body.appendChild(root);
   }
   root.classList.add(CLASS_NAME, STANDALONE_CLASS);
+  root.replaceChildren(); // what the page shows without script (a diff's static summary) makes way
   root.dataset.status = 'loading';
+  const diff = doc.getElementById(DIFF_ID);
+  if (diff) {
+    let data: unknown = null;
+    try {
+      data = JSON.parse(diff.textContent ?? '');
+    } catch {
+      data = null;
+    }
+    const checked = checkDiff(data);
+    if (!checked.ok) {
+      showProblem(root, checked);
+      return null;
+    }
+    const view = new DiffView(root, checked.diff);
+    view.start();
+    return view;
+  }
   const embedded = doc.getElementById(REPORT_ID);
   const check = embedded
     ? await loadReport(embedded.textContent ?? '')
