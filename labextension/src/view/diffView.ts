@@ -345,18 +345,22 @@ function sideBySide(a: FrameView | null, b: FrameView | null): HTMLElement {
   );
 }
 
+/** A graph break's type, and its reason where that says more. */
+function breakWhy(b: FrameView['breaks'][number]): string {
+  return `${b.gb_type}${b.reason && b.reason !== b.gb_type ? `: ${b.reason}` : ''}`;
+}
+
 /** A side's function source, each line where it broke marked with the break's type and reason. */
 function sourceColumn(side: FrameView): HTMLElement {
   const src = side.source;
   const marks = new Map<number, string[]>();
-  const elsewhere: string[] = [];
+  let elsewhere = 0;
   for (const b of side.breaks) {
     const line = src ? breakLine(b, src.filename) : null;
-    const said = `${b.gb_type}${b.reason && b.reason !== b.gb_type ? `: ${b.reason}` : ''}`;
     if (line === null || !src || line < src.first_line || line >= src.first_line + src.lines.length) {
-      elsewhere.push(`${b.filename ?? '?'}${b.line !== null ? `:${b.line}` : ''}: ${said}`);
+      elsewhere += 1;
     } else {
-      marks.set(line, [...(marks.get(line) ?? []), said]);
+      marks.set(line, [...(marks.get(line) ?? []), breakWhy(b)]);
     }
   }
   const out = h('div', { class: 'jp-DynamoExplorer-code jp-DynamoExplorer-diffLines' });
@@ -388,7 +392,7 @@ function sourceColumn(side: FrameView): HTMLElement {
     { class: 'jp-DynamoExplorer-diffBreaks' },
     ...side.breaks.map(b =>
       h('li', {
-        text: `${b.filename ?? '?'}${b.line !== null ? `:${b.line}` : ''}: ${b.gb_type}${b.reason && b.reason !== b.gb_type ? `: ${b.reason}` : ''}`
+        text: `${b.filename ?? '?'}${b.line !== null ? `:${b.line}` : ''}: ${breakWhy(b)}`
       })
     )
   );
@@ -400,7 +404,7 @@ function sourceColumn(side: FrameView): HTMLElement {
       ? h('div', { class: 'jp-DynamoExplorer-diffNote', text: 'No graph break.' })
       : h('div', {
           class: 'jp-DynamoExplorer-diffNote',
-          text: `${plural(side.breaks.length, 'graph break')}${elsewhere.length ? `, ${elsewhere.length} outside this source` : ''}:`
+          text: `${plural(side.breaks.length, 'graph break')}${elsewhere ? `, ${elsewhere} outside this source` : ''}:`
         }),
     side.breaks.length > 0 ? breaks : null
   );
