@@ -33,7 +33,17 @@ from typing import Any
 
 from ..normalize import stable_text as _stable_text
 
-__all__ = ["Break", "CompileFacts", "Source", "by_compile", "compile_facts", "dynamo_code", "function_name", "guard_line"]
+__all__ = [
+    "Break",
+    "CompileFacts",
+    "Source",
+    "base_name",
+    "by_compile",
+    "compile_facts",
+    "dynamo_code",
+    "function_name",
+    "guard_line",
+]
 
 _FILE_COMMENT = re.compile(r"^\s*# File: .*$", re.M)
 _RESUME_LINE = re.compile(r"(torch_dynamo_resume_in_\w+?)_at_\d+$")
@@ -70,6 +80,11 @@ def function_name(name: str) -> str:
     """A code's name as two runs compare it: a resume function's without the line it resumes at."""
     m = _RESUME_LINE.match(name)
     return m.group(1) if m else name
+
+
+def base_name(path: str) -> str:
+    """A file's base name, whichever separator its path uses (a report written on Windows is read here too)."""
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def guard_line(guard: tuple[str, str, str]) -> str:
@@ -226,7 +241,7 @@ def _source_finder(report: dict[str, Any]) -> Any:
         for first, lines in texts.get(filename, ()):
             if first <= firstlineno < first + len(lines):
                 at, shown = _block(lines, firstlineno - first)
-                return Source(filename.replace("\\", "/").rsplit("/", 1)[-1], first + at, tuple(shown))
+                return Source(base_name(filename), first + at, tuple(shown))
         return None
 
     return find
@@ -256,7 +271,7 @@ def compile_facts(report: dict[str, Any]) -> list[CompileFacts]:
                 compile_id=f["compile_id"],
                 index=i,
                 function=function_name(f["code"]["name"]),
-                filename=(f["code"]["filename"] or "").replace("\\", "/").rsplit("/", 1)[-1],
+                filename=base_name(f["code"]["filename"] or ""),
                 status=f["status"],
                 graph=lines,
                 ops=ops,

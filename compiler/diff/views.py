@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .align import Pair
-from .facts import CompileFacts, guard_line
+from .facts import CompileFacts, base_name, guard_line
 
 __all__ = ["MAX_GRAPH_LINES", "MAX_GUARDS", "MAX_VIEWS", "pair_view"]
 
@@ -35,7 +35,7 @@ def _side(c: CompileFacts | None) -> dict[str, Any] | None:
         ),
         "breaks": [
             {
-                "filename": (b.filename or "").replace("\\", "/").rsplit("/", 1)[-1] or None,
+                "filename": base_name(b.filename or "") or None,
                 "line": b.line,
                 "gb_type": b.gb_type,
                 "reason": b.reason,
