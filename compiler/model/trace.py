@@ -61,6 +61,9 @@ class CacheDecision:
     compared_with: str | None = None
     differs: list[CacheDifference] = field(default_factory=list)
     hashes: dict[str, str] | None = None  # one short hash a part of the key (minor 17)
+    guard_expr: str | None = None  # a guard_miss: the entry's guards, in the frame's symbols (minor 18)
+    guard_hints: dict[str, int] | None = None
+    guard_failed: list[str] | None = None
 
 
 @dataclass(**_kw)

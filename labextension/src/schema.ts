@@ -694,6 +694,20 @@ export interface CacheDecision {
   hashes?: {
     [k: string]: string;
   } | null;
+  /**
+   * (minor 18) A guard_miss: the guards of the last entry torch tried under the key (cache_status_guard_expr), torch's L['t0'], L['t1'], ... (the graph's backed SymInt inputs, in order) written as the frame's symbols where known; null otherwise.
+   */
+  guard_expr?: string | null;
+  /**
+   * (minor 18) The hints guard_expr was evaluated with: this compile's value of each symbol it names (create_symbol's), by symbol; null: none known.
+   */
+  guard_hints?: {
+    [k: string]: number;
+  } | null;
+  /**
+   * (minor 18) The conjuncts of guard_expr that are false for guard_hints, in its words: why the entry was not used; []: every conjunct that could be evaluated holds; null: none could be (no hints, or a function the explorer does not evaluate).
+   */
+  guard_failed?: string[] | null;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -2172,7 +2186,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 17 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 18 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from compiler.collectors.caches.cache_guards import check
 from compiler.collectors.caches.cache_story import attach, cache_line, read
 from compiler.events import TraceEvent
-from compiler.model import CodeInfo, CompileReport, Frame
+from compiler.model import CodeInfo, CompileReport, Frame, Graph, Node, Symbol
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -133,6 +134,95 @@ def test_a_trace_whose_compile_ids_repeat_places_each_record_in_its_own_compile(
     assert [[c.status for c in f.caches] for f in report.frames] == [["miss"], ["hit"]]
 
 
+# a guard miss: the same graph (x * 2) compiled for s77 >= 5, then after a reset for s77 = 3 (issue 41 item 3)
+GUARD_CELL = """import torch
+def f(x, y):
+    if x.shape[0] > 4:
+        return (x * 2).relu() + y.sum()
+    return (x * 2).relu() + y.sum()
+g = torch.compile(f, dynamic=True)
+g(torch.randn(8), torch.randn(5, 6))
+torch._dynamo.reset()
+g(torch.randn(3), torch.randn(5, 7))
+"""
+TORCH_GUARDS = "L['t1']*L['t2'] <= 4096 and 5 <= L['t0'] and 2 <= L['t1'] and 2 <= L['t2']"  # torch 2.13's own
+
+
+def test_a_guard_expression_is_evaluated_conjunct_by_conjunct_in_the_frames_symbols():
+    checked = check(TORCH_GUARDS, ["s77", "s17", "s94"], {"s77": 3, "s17": 5, "s94": 7})
+    assert checked.expr == "s17*s94 <= 4096 and 5 <= s77 and 2 <= s17 and 2 <= s94"
+    assert (checked.failed, checked.hints) == (["5 <= s77"], {"s77": 3, "s17": 5, "s94": 7})
+    big = check(TORCH_GUARDS, ["s77", "s17", "s94"], {"s77": 3, "s17": 500, "s94": 70})
+    assert big.failed == ["s17*s94 <= 4096", "5 <= s77"]
+    printer = "(L['t0'] % 16) == 0 and L['t0'] // 2 == math.floor(L['t0'] / 2) and max(L['t0'], 1) ** 2 >= 1"
+    assert check(printer, ["s0"], {"s0": 24}).failed == ["(s0 % 16) == 0"], "what torch's PythonPrinter writes"
+
+
+def test_a_guard_expression_is_never_run_and_what_cannot_be_evaluated_is_said(tmp_path):
+    mark = tmp_path / "ran"
+    hostile = f"5 <= L['t0'] and open({str(mark)!r}, 'w') and L['t0'] < 9"
+    checked = check(hostile, ["s0"], {"s0": 3})
+    assert checked.failed == ["5 <= s0"] and not mark.exists(), "only arithmetic is evaluated, never a call of the trace's"
+    assert check("5 <= L['t0']", [], {}).failed is None, "no symbol known for t0: not evaluated"
+    assert check("IsNonOverlappingAndDenseIndicator(L['t0']) == 1", ["s0"], {"s0": 3}).failed is None
+    assert check("5 <= L['t0'", ["s0"], {"s0": 3}).failed is None, "not Python: shown as torch wrote it"
+
+
+def test_a_guard_miss_names_its_failing_guards_with_the_compiles_hints():
+    inputs = ["[h0] example_inputs[0]: ('s77',)", "[h1] example_inputs[1]: TensorMetadata(shape=[s77])"]
+    events = [
+        _event("0/0", "fx_graph", "miss", cache_status_detailed="full_miss", components=["[g] gm: x", *inputs]),
+        _event(
+            "0/0@1",
+            "fx_graph",
+            "miss",
+            cache_status_detailed="guard_miss",
+            cache_status_guard_expr="5 <= L['t0'] and 2 <= L['t0']",
+            components=["[g] gm: x", *inputs],
+        ),
+        # AOTAutograd's components on torch 2.15 name its inputs s_0: t0 is the Dynamo graph's first Sym placeholder
+        _event(
+            "0/0@1",
+            "aotautograd",
+            "miss",
+            cache_status_detailed="guard_miss",
+            cache_status_guard_expr="5 <= L['t0']",
+            components=["[a] gm: y", "[h2] example_inputs[0]: ('s_0',)"],
+        ),
+    ]
+    report = _report("0/0", "0/0@1")
+    report.symbols = [
+        Symbol(compile_id="0/0", symbol="s77", source="L['x'].size()[0]", value="8", range="[2, int_oo]", line=3),
+        Symbol(compile_id="0/0@1", symbol="s77", source="L['x'].size()[0]", value="3", range="[2, int_oo]", line=3),
+    ]
+    node = dict(target="", args="", kwargs="", users=[], line=None, filename=None, nn_module_stack=[])
+    report.graphs = [
+        Graph(
+            id=0,
+            compile_id="0/0@1",
+            kind="dynamo",
+            name=None,
+            code="",
+            nodes=[
+                Node(name="s77", op="placeholder", shape=None, dtype="Sym", **node),
+                Node(name="L_x_", op="placeholder", shape=["s77"], dtype="float32", **node),
+            ],
+        )
+    ]
+    attach(report, read(events))
+    inductor, aot = report.frames[1].caches
+    assert (inductor.guard_expr, inductor.guard_hints, inductor.guard_failed) == (
+        "5 <= s77 and 2 <= s77",
+        {"s77": 3},
+        ["5 <= s77"],
+    )
+    assert (aot.guard_expr, aot.guard_failed) == ("5 <= s77", ["5 <= s77"])
+    assert cache_line(report.frames[1].caches) == (
+        "inductor miss (guard_miss: 5 <= s77 is false for s77 = 3) → AOT miss (guard_miss: 5 <= s77 is false for s77 = 3)"
+    )
+    assert report.frames[0].caches[0].guard_expr is None, "a full miss has no entry's guards"
+
+
 @pytest.fixture(scope="module")
 def cache_run(tmp_path_factory):
     """The acceptance cell through ``dynamo-explorer run`` with inductor and a fresh cache, its structured trace kept."""
@@ -179,3 +269,36 @@ def test_from_its_trace_the_same_story(cache_run):
     assert statuses == [(c["cache"], c["status"]) for f in live["frames"] for c in f["caches"]]
     differs = [d["component"] for f in report["frames"] for c in f["caches"] for d in c["differs"]]
     assert differs == ["gm", "gm"], "the trace's reader is the live one: gm, for both caches"
+
+
+@pytest.fixture(scope="module")
+def guard_run(tmp_path_factory):
+    """GUARD_CELL through ``dynamo-explorer run`` with inductor and a fresh cache, its structured trace kept."""
+    tmp = tmp_path_factory.mktemp("guard")
+    (tmp / "cell.py").write_text(GUARD_CELL)
+    env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": str(tmp / "inductor"), "TORCH_TRACE": str(tmp / "trace")}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
+    proc = subprocess.run(
+        [sys.executable, "-m", "dynamo_explorer", "run", "cell.py", "--backend", "inductor", "--json", "r.json"],
+        cwd=tmp,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return tmp, json.loads((tmp / "r.json").read_text())
+
+
+def test_live_and_from_its_trace_a_guard_miss_says_which_guard_failed_for_which_hint(guard_run):
+    from compiler.trace import read_trace, trace_report
+
+    tmp, live = guard_run
+    assert [f["compile_id"] for f in live["frames"]] == ["0/0", "0/0@1"]
+    words = "guard_miss: 5 <= s77 is false for s77 = 3"
+    assert live["frames"][1]["cache_story"] == f"AOT miss ({words}) → inductor miss ({words})"
+    for c in live["frames"][1]["caches"]:
+        assert c["detail"] == "guard_miss" and c["guard_failed"] == ["5 <= s77"]
+        assert c["guard_hints"] == {"s77": 3, "s17": 5, "s94": 7} and "L['t" not in c["guard_expr"]
+    traced = trace_report(read_trace([str(tmp / "trace")]), None)
+    assert words in (traced["frames"][-1]["cache_story"] or ""), "the trace's reader is the live one"

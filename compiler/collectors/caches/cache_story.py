@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from ...model import CacheDecision, CacheDifference
+from .cache_guards import check, input_symbols
 
 if TYPE_CHECKING:
     from ...events import TraceEvent
-    from ...model import CompileReport
+    from ...model import CompileReport, Frame
 
 __all__ = ["CACHE_ARTIFACT", "CACHE_EVENTS", "HASH_CHARS", "MAX_LINES", "CacheRead", "attach", "cache_line", "read"]
 
@@ -54,6 +55,8 @@ class CacheRead:
     components: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: how many ``compilation_metrics`` of its compile id came before it (a trace where ids repeat after a reset)
     occurrence: int = 0
+    #: a ``guard_miss``'s guards of the entry tried, as torch wrote them (``cache_status_guard_expr``)
+    guard_expr: str | None = None
 
 
 def read(events: Iterable[TraceEvent]) -> list[CacheRead]:
@@ -90,6 +93,7 @@ def read(events: Iterable[TraceEvent]) -> list[CacheRead]:
                 ),
                 components,
                 closed.get(ev.compile_id, 0),
+                _text(info.get("cache_status_guard_expr")),
             )
         )
     return out
@@ -112,6 +116,8 @@ def attach(report: CompileReport, reads: list[CacheRead]) -> None:
     last: dict[tuple[str, str, int, str], tuple[str, CacheRead]] = {}
     for frame in report.frames:
         for r in placed.get(id(frame), []):
+            if r.guard_expr:
+                _explain_guard_miss(report, frame, r)
             where = (frame.code.name, frame.code.filename, frame.code.firstlineno, r.decision.cache)
             if not r.components:
                 continue
@@ -122,6 +128,22 @@ def attach(report: CompileReport, reads: list[CacheRead]) -> None:
             last[where] = (frame.compile_id, r)
 
 
+def _explain_guard_miss(report: CompileReport, frame: Frame, r: CacheRead) -> None:
+    """[Note: a guard miss] in ``cache_guards.py``: the entry's guards against this compile's hints."""
+    hints: dict[str, int] = {}
+    for s in report.symbols:
+        if s.compile_id == frame.compile_id and re.fullmatch(r"-?\d+", s.value.strip()):
+            hints[s.symbol] = int(s.value)
+    names = input_symbols(r.components, set(hints))
+    if not names:  # AOTAutograd's inputs are the Dynamo graph's: its SymInt placeholders, in order
+        graph = next((g for g in report.graphs if g.compile_id == frame.compile_id and g.kind == "dynamo"), None)
+        names = [n.name for n in graph.nodes if n.op == "placeholder" and n.name in hints] if graph else []
+    checked = check(r.guard_expr or "", names, hints)
+    r.decision.guard_expr = checked.expr
+    r.decision.guard_hints = checked.hints or None
+    r.decision.guard_failed = checked.failed
+
+
 def cache_line(caches: list[CacheDecision]) -> str:
     """A compile's cache story in one line: ``AOT miss (full_miss) → inductor miss (full_miss): gm differs from
     [0/0@1]``, ``inductor hit (24.5 s saved) → AOT hit (27.1 s saved)``, ``AOT bypass: Unsupported post grad custom
@@ -130,7 +152,7 @@ def cache_line(caches: list[CacheDecision]) -> str:
     for c in caches:
         text = f"{_WHO[c.cache]} {c.status}"
         if c.status == "miss" and c.detail and c.detail != "miss":
-            text += f" ({c.detail})"
+            text += f" ({c.detail}{_guard_words(c)})"
         if c.status == "hit" and c.time_saved_ms:
             text += f" ({_seconds(c.time_saved_ms)} saved)"
         if c.status == "bypass" and c.reason:
@@ -142,6 +164,26 @@ def cache_line(caches: list[CacheDecision]) -> str:
             text += f": {names} differ{'s' if len(c.differs) == 1 else ''} from [{c.compared_with}]"
         parts.append(text)
     return " → ".join(parts)
+
+
+def _guard_words(c: CacheDecision) -> str:
+    """``: 5 <= s77 is false for s77 = 3``: a guard miss's failing guards (or the entry's guards, not evaluated)."""
+    if not c.guard_expr:
+        return ""
+    if not c.guard_failed:
+        held = "hold" if c.guard_failed == [] else "were not evaluated"
+        return f": the entry's guards {_cut(c.guard_expr)} {held}" + _for(c.guard_hints, None)
+    failed = " and ".join(c.guard_failed)
+    return f": {_cut(failed)} {'is' if len(c.guard_failed) == 1 else 'are'} false" + _for(c.guard_hints, failed)
+
+
+def _for(hints: dict[str, int] | None, within: str | None) -> str:
+    named = {s: v for s, v in (hints or {}).items() if within is None or re.search(rf"\b{re.escape(s)}\b", within)}
+    return f" for {', '.join(f'{s} = {v}' for s, v in named.items())}" if named else ""
+
+
+def _cut(text: str, most: int = 160) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def _group_hashes(components: dict[str, tuple[str, str]]) -> dict[str, str] | None:

@@ -20,7 +20,7 @@ __all__ = ["CachesCollector"]
 
 class CachesCollector(Collector):
     name = "caches"
-    requires = ("stream", "frames")  # the stream's records; the frames they belong to
+    requires = ("stream", "frames", "fx_graphs", "dynamic_shapes")  # records; their frames; a guard miss's symbols
 
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:
