@@ -1,5 +1,5 @@
 """Run options, declared once: ``RunOptions`` (backend, mode, dynamic, fullgraph, scope, recompile limit,
-decompile, fresh, profile, compare_eager, trace_steps, decisions, override_compile_options) and ``OPTIONS``, their command-line form, plus ``OUTPUTS``, the report files both front ends
+decompile, fresh, profile, compare_eager, trace_steps, decisions, override_compile_options, check_numerics) and ``OPTIONS``, their command-line form, plus ``OUTPUTS``, the report files both front ends
 can write (``--html``: the standalone page). Both the CLI's and the ``%%dynamo`` magic's arguments are made
 from them (``add_arguments``; ``RunOptions.from_args`` reads the run options back). ``unwritable(path,
 flag)`` says why an output path cannot be written, for both to refuse it before anything runs.
@@ -67,6 +67,8 @@ class RunOptions:
     # --override-compile-options: what the user compiled with their own torch.compile(...) compiles with this run's
     # options too ([Note: calls scope]); by default it keeps the options the user gave it
     override_compile_options: bool = False
+    # --check-numerics [N]: each compiled graph's first N calls against eager and float64 ([Note: numerics])
+    check_numerics: int = 0
 
     def validate(self) -> RunOptions:
         """Return ``self`` when usable, else raise ``UsageError`` with a one-line fix."""
@@ -101,6 +103,9 @@ class RunOptions:
         if self.decompile not in DECOMPILE:
             raise UsageError(f"unknown decompile choice '{self.decompile}': use one of {', '.join(DECOMPILE)}")
         self._validate_trace_steps()
+        calls = self.check_numerics
+        if not isinstance(calls, int) or isinstance(calls, bool) or calls < 0:
+            raise UsageError(f"--check-numerics takes a number of calls to check per graph, e.g. 1; got {calls!r}")
         if self.try_fix is not None:
             check_name(self.try_fix)
         return self
@@ -142,7 +147,18 @@ class Option:
     # given (torch's own default); the same two spellings on the command line and the magic line
     negatable: bool = False
     # an option whose value may be left out (argparse ``nargs='?'``): this is its value then
-    const: str | None = None
+    const: str | int | None = None
+
+
+def _count(text: str, flag: str) -> int:
+    """An option's optional count (``--check-numerics 3``), or the one-line error argparse prints when the word after
+    the flag is not one (``run --check-numerics script.py`` took the script for the count)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{flag} takes a number (e.g. {flag} 2), not {text!r}: put it after the script or cell arguments"
+        ) from None
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -249,6 +265,18 @@ OPTIONS: tuple[Option, ...] = (
         "a 2,600-call frame), so it is off by default",
         "--decisions",
         switch=True,
+    ),
+    Option(
+        "check_numerics",
+        "--check-numerics",
+        "check the numbers of each compiled graph: its first N calls (1 when N is left out) against the same Dynamo "
+        "graph run eagerly on copies of its inputs and in float64, per output the largest difference and a verdict "
+        "(matches; differs, no worse than eager against float64; worse than eager; not comparable). Each checked "
+        "call runs its graph twice more, so it is off by default; your program's values are never touched",
+        "--check-numerics",
+        metavar="N",
+        type=lambda text: _count(text, "--check-numerics"),
+        const=1,
     ),
     Option(
         "try_fix",

@@ -9,6 +9,7 @@ With ``--try`` it adds the before -> after counts, and the runnable fixes on off
 ``· tried capture_scalar_outputs: graph breaks 1 → 0, recompiles 1 → 1, graphs 4 → 3 · fixes: dynamic (--try NAME)``.
 A cell that reset Dynamo says where: ``· reset Dynamo at line 2``. Under reduce-overhead, what became of CUDA graphs:
 ``· CUDA graphs: 1 recorded, 2 skipped (cpu device (arg0_1)) · 98 replays / 2 eager runs`` (replays with ``--profile``).
+With ``--check-numerics``, what the check found: ``· numerics: 1 graph worse than eager, 2 match ([0/0] f)``.
 
 Also the words for a callee of scope ``calls`` that the static view and the renderer share: ``describe_settings``
 (the options it compiled with, as torch.compile's arguments) and ``callee_text``. The engine writes two of its words
@@ -30,6 +31,7 @@ __all__ = [
     "distinct_breaks",
     "failure_what",
     "fixes_line",
+    "numerics_line",
     "one_line",
     "plural",
     "profile_line",
@@ -105,8 +107,36 @@ def one_line(report: dict[str, Any]) -> str:
     profiled = profile_line(report)
     if profiled:
         parts.append(profiled)
-    parts += [p for p in (try_line(report), fixes_line(report)) if p]
+    parts += [p for p in (numerics_line(report), try_line(report), fixes_line(report)) if p]
     return "dynamo: " + " · ".join(parts)
+
+
+#: --check-numerics' verdicts, worst first, in words (one graph, several)
+NUMERICS_WORDS = (
+    ("worse_than_eager", "worse than eager", "worse than eager"),
+    ("differs_no_worse", "differs, no worse than eager", "differ, no worse than eager"),
+    ("not_comparable", "not compared", "not compared"),
+    ("matches", "matches", "match"),
+)
+
+
+def numerics_line(report: dict[str, Any]) -> str:
+    """``numerics: 1 graph worse than eager ([0/0] f), 2 match`` (``--check-numerics``); '' without the check."""
+    numerics = report.get("numerics")
+    if not isinstance(numerics, dict):
+        return ""
+    graphs = numerics.get("graphs") or []
+    if not graphs:
+        return "numerics: no compiled graph was called"
+    said: list[str] = []
+    for verdict, one, several in NUMERICS_WORDS:
+        these = [g for g in graphs if g.get("verdict") == verdict]
+        if these:
+            words = one if len(these) == 1 else several
+            said.append(f"{plural(len(these), 'graph') if not said else len(these)} {words}")
+            if verdict == "worse_than_eager":
+                said[-1] += " (" + ", ".join(g["summary"].split(":")[0] for g in these[:3]) + ")"
+    return "numerics: " + ", ".join(said)
 
 
 def try_line(report: dict[str, Any]) -> str:

@@ -24,7 +24,7 @@ import os
 import sys
 from typing import IO, Any
 
-from compiler.summary import distinct_breaks, one_line
+from compiler.summary import distinct_breaks, one_line, plural
 
 __all__ = ["print_summary"]
 
@@ -138,6 +138,14 @@ def print_summary(report: dict[str, Any], file: IO[str] | None = None, title: st
                     for changed in (d.get("lines") or [])[:4]:
                         line(f"      [dim]{escape(d['component'])}:[/] {escape(_one(changed, 200))}")
         _more(line, len(stories), "compiles' cache stories")
+    checked = (report.get("numerics") or {}).get("graphs") or []
+    if checked:  # [Note: numerics]: the engine's words, one line a checked call
+        line()
+        line(f"[bold]numerics[/] ({plural(len(checked), 'checked call')}, {report['numerics']['seconds']:.2f} s)")
+        for g in checked[:MAX_ROWS]:
+            colour = {"worse_than_eager": "red", "differs_no_worse": "yellow"}.get(g["verdict"], "dim")
+            line(f"  [{colour}]{escape(_one(g['summary']))}[/]")
+        _more(line, len(checked), "checked calls")
     if report.get("error"):
         err = report["error"]
         line()

@@ -12,7 +12,8 @@ Contents:
   calls it as it is, watching its compiles: [Note: calls scope] in compiler/calls.py), calls it with the arguments
   given, and returns an ``Exploration``. The cache entries that call made are dropped afterwards, so the next
   ``explore(fn)`` compiles (and reports) again. When ``fn`` raises, the exception propagates as from a plain call, and the run's report is
-  kept as ``explore.last``.
+  kept as ``explore.last``. ``explore(fn, check_numerics=True)`` (or N) checks each compiled graph's numbers too
+  (``--check-numerics``); that argument is the explorer's, never handed to ``torch.compile``.
 - ``explore.capture(**torch_compile_kwargs)``: a context manager for code that is not one call: the with-block's
   body runs as a ``%%dynamo`` cell would (scope ``auto``: what the body calls is compiled, [Note: calls scope]),
   in the namespace of the cell or script it is written in (``kernel_ext/capture.py``).
@@ -41,6 +42,8 @@ _RESERVED = frozenset({"args", "kwargs"})
 
 #: torch.compile's arguments a run's options hold (``compiler.RunOptions``); explore(fn) passes any other to torch.compile
 _RUN_OPTIONS = ("backend", "mode", "dynamic", "fullgraph")
+#: the explorer's own options explore(fn, ...) and explore.capture(...) take beside torch.compile's (never handed to it)
+_EXPLORER_OPTIONS = ("check_numerics",)
 
 
 def run_options(compile_kwargs: dict[str, Any], scope: str, what: str | None = None) -> Any:
@@ -49,7 +52,7 @@ def run_options(compile_kwargs: dict[str, Any], scope: str, what: str | None = N
     from compiler import RunOptions
 
     if what is not None:
-        others = sorted(set(compile_kwargs) - set(_RUN_OPTIONS))
+        others = sorted(set(compile_kwargs) - set(_RUN_OPTIONS) - set(_EXPLORER_OPTIONS))
         if others:
             raise TypeError(
                 f"{what} takes torch.compile's {', '.join(_RUN_OPTIONS)}; got {', '.join(others)}: "
@@ -65,7 +68,13 @@ def run_options(compile_kwargs: dict[str, Any], scope: str, what: str | None = N
         dynamic=compile_kwargs.get("dynamic"),
         fullgraph=bool(compile_kwargs.get("fullgraph", False)),
         scope=scope,  # type: ignore[arg-type]
+        check_numerics=_calls(compile_kwargs.get("check_numerics", 0)),
     )
+
+
+def _calls(value: Any) -> Any:
+    """``check_numerics=True`` is one call a graph, ``False`` none; a number is itself (validated by the engine)."""
+    return int(value) if isinstance(value, bool) else value
 
 
 class _Explore:
@@ -79,7 +88,9 @@ class _Explore:
 
         if not callable(fn):
             raise TypeError(f"explore(fn): fn must be callable (a function or an nn.Module), got {type(fn).__name__}")
+        ours = {k: compile_kwargs.pop(k) for k in _EXPLORER_OPTIONS if k in compile_kwargs}
         compiled = torch.compile(fn, **compile_kwargs)  # torch's own checks of the arguments, and its wrapper
+        compile_kwargs = {**compile_kwargs, **ours}
         name = getattr(fn, "__name__", None) or type(fn).__name__
         if not name.isidentifier() or name in _RESERVED:
             name = "fn"

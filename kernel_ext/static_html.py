@@ -34,6 +34,7 @@ from compiler.summary import (
     distinct_breaks,
     fixes_line,
     format_ms,
+    numerics_line,
     profile_line,
     try_line,
 )
@@ -113,6 +114,32 @@ def _logs(report: dict) -> str:
         f"torch logs ({len(logs)})",
         table(["level", "compile id", "logger", "message (first line)"], rows, "log records", MAX_LINES),
     )
+
+
+def _numerics(report: dict, cell: Cell) -> str:
+    """``--check-numerics``: one line a checked call, its outputs in a table ([Note: numerics])."""
+    numerics = report.get("numerics")
+    if not isinstance(numerics, dict):
+        return ""
+    graphs = numerics.get("graphs") or []
+    head = f"<div>{_e(numerics_line(report))} · the check cost {float(numerics.get('seconds') or 0):.2f} s, {_e(numerics.get('runs'))} runs</div>"
+    rows = [
+        [
+            f"[{_e(g.get('compile_id'))}]" + (f" call {_e(g['call'])}" if g.get("call", 1) > 1 else ""),
+            f"out[{_e(o.get('index'))}] {_e(o.get('dtype'))}{_e(o.get('shape'))}",
+            badge(str(o.get("verdict"))),
+            *(
+                _e(f"{o[k]:.1e}") if isinstance(o.get(k), (int, float)) else ""
+                for k in ("max_abs", "compiled_error", "eager_error")
+            ),
+            _e(o.get("why") or ""),
+        ]
+        for g in graphs
+        for o in g.get("outputs") or []
+    ]
+    lines = "".join(f"<li>{_e(g.get('summary'))}</li>" for g in graphs[:MAX_LINES])
+    heads = ["compile", "output", "verdict", "largest difference", "compiled from float64", "eager from float64", "why"]
+    return head + f"<ul>{lines}</ul>" + (table(heads, rows, "outputs", MAX_LINES) if rows else "")
 
 
 def _profile(report: dict, cell: Cell) -> str:
@@ -201,6 +228,13 @@ def _banners(report: dict, cell: Cell) -> str:
             "code and for the whole process, which inputs changed size, so these frames started symbolic and the "
             "recompile an earlier run went through does not happen again (run with --fresh to start this code from "
             "a clean slate): " + " · ".join(carried) + "</div>"
+        )
+    worse = [g for g in (report.get("numerics") or {}).get("graphs") or [] if g.get("verdict") == "worse_than_eager"]
+    if worse:  # [Note: numerics]
+        out.append(
+            '<div class="dx-banner dx-error">Compiled numbers worse than eager against float64: '
+            + " · ".join(_e(g.get("summary")) for g in worse[:MAX_LINES])
+            + "</div>"
         )
     for d in report.get("diagnostics") or []:
         cid = f" [{_e(d['compile_id'])}]" if d.get("compile_id") else ""
@@ -373,6 +407,7 @@ def _compile_time(report: dict, cell: Cell) -> str:
 #: Pane name (``compiler.schema.PANES``) -> the function that draws its section ('' when it has nothing to say).
 SUMMARIES: dict[str, Callable[[dict, Cell], str]] = {
     "header": _header_section,
+    "numerics": _numerics,
     "profile": _profile,
     "frames": _frames,
     "source": cell_source,

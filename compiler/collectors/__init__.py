@@ -25,6 +25,7 @@ from .graph_breaks.graph_breaks import GraphBreaksCollector
 from .guards.guards import GuardsCollector
 from .links import LinksCollector
 from .logs import LogsCollector
+from .numerics.numerics import NumericsCollector
 from .output_code.output_code import OutputCodeCollector
 from .profile.profile import ProfileCollector
 from .recompiles import RecompilesCollector
@@ -57,6 +58,7 @@ REGISTRY: tuple[type[Collector], ...] = (
     DispatchViewCollector,
     FixesCollector,
     TraceStepsCollector,
+    NumericsCollector,
 )
 
 

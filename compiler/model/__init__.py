@@ -3,7 +3,7 @@
 Field names and order follow ``schema/compile_report.v1.schema.json`` (the contract); ``to_json()``
 gives the JSON-ready dict that is validated against it. Conversion from torch objects lives in the
 collectors, not here. The definitions are grouped by what they describe: ``frames.py`` (what Dynamo compiled),
-``profile.py`` (what a run measured), ``teaching.py`` (the teaching panes), ``trace.py`` (where a report came from);
+``profile.py`` (what a run measured), ``numerics.py`` (what ``--check-numerics`` found), ``teaching.py`` (the teaching panes), ``trace.py`` (where a report came from);
 this module holds the report itself and its JSON conversion, and names every class.
 """
 
@@ -66,6 +66,7 @@ from .kinds import (
     KernelLanguage,
     NameRefKind,
     NodeOp,
+    NumericsVerdict,
     OutputKind,
     PhaseKind,
     ReportScope,
@@ -73,6 +74,7 @@ from .kinds import (
     TraceBreakAction,
     TraceOutcome,
 )
+from .numerics import Numerics, NumericsGraph, NumericsOutput
 from .profile import (
     BackwardProfile,
     CallsProfile,
@@ -172,6 +174,10 @@ __all__ = [
     "NameRefKind",
     "Node",
     "NodeOp",
+    "Numerics",
+    "NumericsGraph",
+    "NumericsOutput",
+    "NumericsVerdict",
     "OutputCode",
     "OutputKind",
     "PartCut",
@@ -240,6 +246,7 @@ class CompileReport:
     trace: TraceSource | None = None
     #: several ranks' compiles and their first divergence (compiler/ranks.py builds it on the reports' JSON)
     ranks: dict[str, Any] | None = None
+    numerics: Numerics | None = None  # --check-numerics (minor 19)
     #: ``frame()``'s and ``graphs_of()``'s indexes (``_indexed``); a name with ``_`` is never serialized
     _indexes: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 

@@ -30,6 +30,7 @@ __all__ = [
     "KernelLanguage",
     "NameRefKind",
     "NodeOp",
+    "NumericsVerdict",
     "OutputKind",
     "PhaseKind",
     "ReportScope",
@@ -90,3 +91,6 @@ FallbackAction = Literal["recompile", "eager", "error"]
 CutPart = Literal["guards", "guard_tree"]
 CacheName = Literal["fx_graph", "aotautograd"]
 CacheStatus = Literal["hit", "miss", "bypass"]
+
+# --- what --check-numerics found (numerics.py) ---
+NumericsVerdict = Literal["matches", "differs_no_worse", "worse_than_eager", "not_comparable"]

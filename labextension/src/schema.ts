@@ -48,6 +48,19 @@ export type GraphKind1 =
   | 'aot_forward'
   | 'aot_backward'
   | 'aot_inference';
+/**
+ * The worst of its outputs' verdicts (not_comparable when none could be compared).
+ */
+export type NumericsVerdict =
+  'matches' | 'differs_no_worse' | 'worse_than_eager' | 'not_comparable';
+/**
+ * matches: within the dtype's tolerance of eager; differs_no_worse: beyond it, but no further from float64 than eager is (expected: reduced precision kept in float32, another order of a reduction); worse_than_eager: further from float64 than eager, beyond torch's rule (a bug); not_comparable: not checked, and why.
+ *
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "NumericsVerdict".
+ */
+export type NumericsVerdict1 =
+  'matches' | 'differs_no_worse' | 'worse_than_eager' | 'not_comparable';
 
 /**
  * Everything TorchDynamo did while one notebook cell (or script) ran under Dynamo Explorer. Hand-edited: this file is the contract. Python validates against it (compiler/schema/__init__.py) and the TypeScript types in labextension/src/schema.ts are generated from it. Names reuse Dynamo's own identifiers verbatim (compile ids '0/0', guard kinds, FX ops, graph-break types).
@@ -165,6 +178,10 @@ export interface CompileReport {
    * (minor 10) Set when the report is one of several ranks' (a multi-rank trace, or dynamo-explorer run --nproc): every rank's compiles side by side, the straggler, and the first event where the ranks diverge (compiler/ranks.py). The rest of the report is shown_rank's. Absent or null for one process.
    */
   ranks?: null | RanksView;
+  /**
+   * (minor 19) --check-numerics [N]: each compiled graph's outputs against the same Dynamo graph run eagerly and in float64 ([Note: numerics] in compiler/collectors/numerics/numerics.py). Absent or null without the option.
+   */
+  numerics?: null | Numerics;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -227,6 +244,10 @@ export interface RunOptions {
    * (minor 8) --override-compile-options: what the cell had compiled with its own torch.compile(...) was compiled with the run's options; without it, with the options it was given (callees[].compile).
    */
   override_compile_options?: boolean;
+  /**
+   * (minor 19) --check-numerics [N]: each compiled graph's first N calls were checked against eager and float64 (report.numerics); 0 without the option.
+   */
+  check_numerics?: number;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -2157,6 +2178,99 @@ export interface Divergence {
   detail: string | null;
 }
 /**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "Numerics".
+ */
+export interface Numerics {
+  /**
+   * How many calls of each compiled graph were checked (--check-numerics N; the first call of each cache entry by default).
+   */
+  calls_per_graph: number;
+  /**
+   * What the check cost: the wall time of its own runs (copies of the inputs, the eager and float64 runs, the comparison), beside the run's.
+   */
+  seconds: number;
+  /**
+   * How many times the check ran a graph (eagerly or in float64).
+   */
+  runs: number;
+  /**
+   * One per checked call of a compiled graph, in the order of the calls.
+   */
+  graphs: NumericsGraph[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "NumericsGraph".
+ */
+export interface NumericsGraph {
+  /**
+   * The compile whose graph this is ('1/0').
+   */
+  compile_id: string;
+  /**
+   * graphs[].id of the Dynamo graph checked; null when the report holds none.
+   */
+  graph_id: number | null;
+  /**
+   * Which call of the compiled graph was checked (1: its first).
+   */
+  call: number;
+  verdict: NumericsVerdict;
+  /**
+   * The check in one line, the engine's words: '[1/0] f: out[0] worse than eager (5.8e-03 vs 1.2e-07 from float64)'.
+   */
+  summary: string;
+  /**
+   * Each tensor output of the graph, in its order.
+   */
+  outputs: NumericsOutput[];
+  /**
+   * Why the whole graph was not compared (random ops whose values cannot be replayed, an input that could not be copied, an eager run that raised); null when it was.
+   */
+  why: string | null;
+  /**
+   * What checking this call cost.
+   */
+  seconds: number;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "NumericsOutput".
+ */
+export interface NumericsOutput {
+  /**
+   * The output's position among the graph's outputs (out[0], ...).
+   */
+  index: number;
+  /**
+   * Its dtype, as torch names it without 'torch.' ('bfloat16').
+   */
+  dtype: string;
+  shape: number[];
+  verdict: NumericsVerdict1;
+  /**
+   * The largest absolute difference between the compiled value and eager's.
+   */
+  max_abs: number | null;
+  /**
+   * The largest relative difference (|compiled - eager| / max(|eager|, tiny)).
+   */
+  max_rel: number | null;
+  /**
+   * The compiled value's root-mean-square distance from the float64 run's; null without a float64 run.
+   */
+  compiled_error: number | null;
+  /**
+   * Eager's root-mean-square distance from the float64 run's: the error the compiled value is measured against (torch._dynamo.utils.same's rule).
+   */
+  eager_error: number | null;
+  /**
+   * The verdict in words: what a difference no worse than eager is expected from, or why the output was not compared.
+   */
+  why: string | null;
+}
+/**
  * The stored form of a big report (minor 4; compiler/encoding.py, labextension/src/model/encoding.ts): a notebook output or a standalone page whose report's JSON is larger than compiler.encoding.ENCODE_ABOVE bytes holds this instead of the report. The MIME type is the same; readers tell the two apart by `encoding`.
  *
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -2186,7 +2300,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 18 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 19 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";
@@ -2195,7 +2309,7 @@ export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";
 export const SUPPORTED_MAJORS: readonly number[] = [1];
 
 /** The panes of the report view, in display order: their `data-pane` names (x-dynamo-explorer.panes). */
-export const PANES = ["header", "profile", "frames", "source", "original-bytecode", "modified-bytecode", "guards", "graph-breaks", "trace-steps", "decisions", "try-fix", "dispatch", "compile-time", "fx-graph", "code"] as const;
+export const PANES = ["header", "profile", "frames", "source", "original-bytecode", "modified-bytecode", "guards", "graph-breaks", "trace-steps", "decisions", "try-fix", "numerics", "dispatch", "compile-time", "fx-graph", "code"] as const;
 
 /** The name of a pane (its `data-pane` attribute). */
 export type PaneName = (typeof PANES)[number];
@@ -2213,6 +2327,7 @@ export const PANE_TITLES: Readonly<Record<PaneName, string>> = {
   "trace-steps": "Step through",
   "decisions": "Inline / skip decisions",
   "try-fix": "Try a fix",
+  "numerics": "Numerics",
   "dispatch": "Dispatch",
   "compile-time": "Compile time",
   "fx-graph": "FX graph",

@@ -32,6 +32,44 @@ def line_of(source: str, text: str) -> int:
     return next(i for i, line in enumerate(source.splitlines(), 1) if line.strip() == text.strip())
 
 
+# A planted bug (every multiplication by a Python float made 0.1 % larger, as a post-grad pass) for f only; bfloat16
+# arithmetic inductor keeps in float32; dropout; a plain graph.
+NUMERICS = """import torch
+
+
+def scale_constants(graph):
+    for node in graph.nodes:
+        if node.op == "call_function" and node.target is torch.ops.aten.mul.Tensor and isinstance(node.args[1], float):
+            node.args = (node.args[0], node.args[1] * 1.001)
+
+
+def f(x):
+    return (x * 2.0).relu()
+
+
+def h(b):
+    for _ in range(6):
+        b = b * 1.1 + 0.05
+    return b.tanh()
+
+
+def drop(x):
+    return torch.nn.functional.dropout(x, 0.5, training=True) + 1
+
+
+def g(x, w):
+    return (x @ w).tanh()
+
+
+torch.manual_seed(0)
+with torch._inductor.config.patch(post_grad_custom_post_pass=scale_constants):
+    y = f(torch.randn(64))
+z = h(torch.randn(256, dtype=torch.bfloat16))
+d = drop(torch.randn(8))
+t = g(torch.randn(2, 32), torch.randn(32, 8))
+"""
+
+
 CASES: dict[str, dict[str, Any]] = {
     "toy_example": {"source": TOY_EXAMPLE, "options": {"backend": "eager"}},
     # --profile and --compare-eager on the toy_example ([Note: profile], [Note: eager baseline])
@@ -192,6 +230,9 @@ CASES: dict[str, dict[str, Any]] = {
         ),
         "options": {"backend": "eager"},
     },
+    # issue 42: --check-numerics with real inductor: a planted post-grad pass (worse than eager), bfloat16 (differs,
+    # no worse than eager against float64), dropout (not compared), a plain graph (matches)
+    "numerics": {"source": NUMERICS, "options": {"backend": "inductor", "check_numerics": 1}},
 }
 
 
@@ -279,4 +320,8 @@ def skeleton(report: dict[str, Any]) -> dict[str, Any]:
             for c in report.get("callees", [])
         ],
         "resets": [[r["line"], r["frames_before"], r.get("epoch")] for r in report.get("resets", [])],
+        "numerics": [
+            [g["compile_id"], g["call"], g["verdict"], [o["verdict"] for o in g["outputs"]]]
+            for g in (report.get("numerics") or {}).get("graphs", [])
+        ],
     }

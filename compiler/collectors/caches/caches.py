@@ -20,7 +20,9 @@ __all__ = ["CachesCollector"]
 
 class CachesCollector(Collector):
     name = "caches"
-    requires = ("stream", "frames", "fx_graphs", "dynamic_shapes")  # records; their frames; a guard miss's symbols
+    # records; their frames; the Dynamo graphs' Sym placeholders. A guard miss's hints are report.symbols, which the
+    # dynamic_shapes collector (before this one in the registry) writes when it runs: without it, not evaluated
+    requires = ("stream", "frames", "fx_graphs")
 
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:

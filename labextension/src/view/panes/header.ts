@@ -5,6 +5,7 @@
 import type { IViewContext } from '../context';
 import { button, formatSeconds, h, plural } from '../../dom';
 import { PANE_TITLES, type Callee, type CompileReport, type CompileSettings } from '../../schema';
+import { numericsOf, worseChecks } from '../../model/numericsModel';
 import { dynamicText } from '../../model/shapeText';
 import { Pane, type IPaneShell } from './pane';
 import { ranksView } from './ranks';
@@ -123,6 +124,22 @@ function renderHeader(ctx: IViewContext, facts: HTMLElement, element: HTMLElemen
         err.line !== null
           ? button(`line ${err.line}`, () => void ctx.jumpToLine(frame, err.line!), { class: 'jp-DynamoExplorer-link' })
           : null
+      )
+    );
+  }
+  const worse = worseChecks(numericsOf(report));
+  if (worse.length > 0) {
+    element.appendChild(
+      h(
+        'div',
+        { class: 'jp-DynamoExplorer-banner jp-mod-error', data: { banner: 'numerics' } },
+        h('strong', { text: 'Compiled numbers worse than eager against float64: ' }),
+        ...worse.map(g =>
+          button(g.summary, () => void ctx.selectFrame(g.compile_id), {
+            class: 'jp-DynamoExplorer-link',
+            title: 'Show this frame (its Numerics pane)'
+          })
+        )
       )
     );
   }

@@ -19,6 +19,7 @@ import { FxGraphPane } from './fxGraph';
 import { GraphBreaksPane } from './graphBreaks';
 import { GuardsPane } from './guards';
 import { HeaderPane } from './header';
+import { NumericsPane } from './numerics';
 import type { Pane } from './pane';
 import { ProfilePane } from './profile';
 import { SourcePane } from './source';
@@ -64,6 +65,7 @@ const ENTRIES: { readonly [K in PaneName]: Omit<IPaneEntry, 'name'> } = {
   'trace-steps': { slot: 'main', create: ctx => new TraceStepsPane(ctx) },
   decisions: { slot: 'main', create: ctx => new DecisionsPane(ctx) },
   'try-fix': { slot: 'main', create: ctx => new TryFixPane(ctx) },
+  numerics: { slot: 'main', create: ctx => new NumericsPane(ctx) },
   dispatch: { slot: 'main', create: ctx => new DispatchViewPane(ctx) },
   'compile-time': { slot: 'main', create: ctx => new CompileTimePane(ctx) },
   'fx-graph': { slot: 'main', create: ctx => new FxGraphPane(ctx) },

@@ -1,0 +1,258 @@
+"""Collector for ``--check-numerics [N]``: each compiled graph's outputs against the same graph run eagerly and in
+float64, per output the largest difference and a verdict.
+
+[Note: numerics] Dynamo hands each graph to the backend (``on_graph``): a copy of it is kept (``graph_copy``: a
+backend's passes may rewrite the graph in place; the copy is what Dynamo made). The backend's compiled function is
+wrapped (``on_compiled``); at each of its first N calls the wrapper copies the call's inputs (the call may change
+them in place), makes the call exactly as it would have been made and hands its outputs back untouched, then runs
+the copy eagerly on the copied inputs and its float64 twin on float64 copies, with gradients off and the random
+generators' state put back afterwards, and judges each tensor output (``compare.judge``: torch's own rule). A graph
+that draws random numbers (dropout in training, ``rand``) is not compared and says which ops, nor one whose ops have
+effects a second run would repeat (collectives, which the other ranks would never join; compiled autograd's hook
+calls); an output that is a view of an input is not compared (its values are the input's). The user's program sees
+the same values, the same inputs, the same random numbers: only the time of the checks is added, and the report says
+how much. The copies of a graph are dropped once its calls are checked and when the run ends; the wrapper left in
+Dynamo's cache then only passes calls through.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+import torch.utils._pytree as pytree
+
+from ...model import CompileReport, Numerics, NumericsGraph, NumericsOutput, NumericsVerdict
+from ..base import CaptureContext, Collector
+from .compare import Judged, judge
+from .numerics_torch import as_float64, copy_inputs, effect_ops, graph_copy, kept_random_state, random_ops
+
+__all__ = ["NumericsCollector", "summary_line"]
+
+_ORDER = {"matches": 0, "differs_no_worse": 1, "worse_than_eager": 3, "not_comparable": 2}
+
+
+@dataclass(slots=True)
+class _Graph:
+    """One compiled graph being checked: its copy until its calls are checked."""
+
+    compile_id: str
+    gm: Any
+    random: list[str]
+    effects: list[str]
+    left: int
+    calls: int = 0
+
+
+@dataclass(slots=True)
+class _State:
+    """What the wrappers share with the collector (nothing else of it: a wrapper outlives the run in Dynamo's
+    cache)."""
+
+    live: bool = True
+    seconds: float = 0.0
+    runs: int = 0
+    checked: list[tuple[_Graph, int, list[NumericsOutput], str | None, float]] = field(default_factory=list)
+
+
+class NumericsCollector(Collector):
+    name = "numerics"
+    requires = ("frames", "fx_graphs")  # the frames' names and the Dynamo graphs' ids
+
+    def __init__(self) -> None:
+        self._state = _State()
+        self._pending: dict[str, list[_Graph]] = {}
+        self._graphs: list[_Graph] = []
+
+    @contextlib.contextmanager
+    def install(self, ctx: CaptureContext) -> Iterator[None]:
+        self._state = _State()
+        try:
+            yield
+        finally:  # the copies go; a wrapper left in Dynamo's cache passes calls through
+            self._state.live = False
+            for g in self._graphs:
+                g.gm = None
+            self._graphs.clear()
+            self._pending.clear()
+
+    def on_graph(self, ctx: CaptureContext, compile_id: str, gm: Any, example_inputs: list[Any]) -> None:
+        if not ctx.options.check_numerics:
+            return
+        graph = _Graph(compile_id, graph_copy(gm), random_ops(gm), effect_ops(gm), ctx.options.check_numerics)
+        self._pending.setdefault(compile_id, []).append(graph)
+        self._graphs.append(graph)
+
+    def on_compiled(self, ctx: CaptureContext, compile_id: str, compiled_fn: Callable[..., Any]) -> Callable[..., Any]:
+        pending = self._pending.get(compile_id)
+        if not pending:
+            return compiled_fn
+        return _checked(compiled_fn, pending.pop(0), self._state)
+
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+        if not ctx.options.check_numerics:
+            return
+        state = self._state
+        numerics = Numerics(calls_per_graph=ctx.options.check_numerics, seconds=round(state.seconds, 4), runs=state.runs)
+        ids = {g.compile_id: g.id for g in reversed(report.graphs) if g.kind == "dynamo"}
+        for graph, call, outputs, why, seconds in state.checked:
+            compared = [o.verdict for o in outputs if o.verdict != "not_comparable"]  # a view of an input: said apart
+            verdict: NumericsVerdict = max(compared, key=_ORDER.__getitem__, default="not_comparable")
+            verdict = "not_comparable" if why else verdict
+            frame = report.frame(graph.compile_id)
+            checked = NumericsGraph(
+                compile_id=graph.compile_id,
+                graph_id=ids.get(graph.compile_id),
+                call=call,
+                verdict=verdict,
+                summary="",
+                outputs=outputs,
+                why=why,
+                seconds=round(seconds, 4),
+            )
+            checked.summary = summary_line(checked, frame.code.name if frame else "?")
+            numerics.graphs.append(checked)
+        report.numerics = numerics
+
+
+def summary_line(g: NumericsGraph, name: str) -> str:
+    """One line a checked call: ``[1/0] f: out[0] worse than eager (5.8e-03 vs 1.2e-07 from float64)``."""
+    head = f"[{g.compile_id}] {name}" + (f" (call {g.call})" if g.call > 1 else "")
+    if g.why:
+        return f"{head}: not compared: {g.why}"
+    apart = [o for o in g.outputs if o.verdict == "not_comparable"] if g.verdict != "not_comparable" else []
+    return f"{head}: {_verdict_words(g)}" + "".join(f"; out[{o.index}] not compared ({o.why})" for o in apart)
+
+
+def _verdict_words(g: NumericsGraph) -> str:
+    worst = [o for o in g.outputs if o.verdict == g.verdict]
+    outs = ", ".join(f"out[{o.index}]" for o in worst[:3]) + (f" and {len(worst) - 3} more" if len(worst) > 3 else "")
+    if g.verdict == "matches":
+        matching = [o for o in g.outputs if o.verdict == "matches"]
+        largest = max((o.max_abs or 0.0 for o in matching), default=0.0)
+        n = len(matching)
+        return f"{n} output{'s' if n != 1 else ''} match{'' if n != 1 else 'es'} eager (largest difference {largest:.1e})"
+    o = worst[0]
+    if g.verdict == "worse_than_eager" and o.compiled_error is not None:
+        return f"{outs} worse than eager ({o.compiled_error:.1e} vs {o.eager_error:.1e} from float64)"
+    if g.verdict == "differs_no_worse":
+        return (
+            f"{outs} differ{'s' if len(worst) == 1 else ''} from eager by up to {o.max_abs:.1e}, no further from "
+            f"float64 ({o.compiled_error:.1e} vs eager's {o.eager_error:.1e})"
+        )
+    return f"{outs} {g.verdict.replace('_', ' ')}" + (f": {o.why}" if o.why else "")
+
+
+def _checked(compiled_fn: Callable[..., Any], graph: _Graph, state: _State) -> Callable[..., Any]:
+    """``compiled_fn``, whose first ``graph.left`` calls are checked after they are made."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if graph.left <= 0 or not state.live or graph.gm is None:
+            return compiled_fn(*args, **kwargs)
+        graph.left -= 1
+        graph.calls += 1
+        started = time.perf_counter()
+        try:
+            inputs: list[Any] | Exception = copy_inputs(args)
+        except Exception as exc:  # noqa: BLE001 - an input the check cannot copy: said, the call still made
+            inputs = exc
+        copying = time.perf_counter() - started
+        out = compiled_fn(*args, **kwargs)
+        started = time.perf_counter()
+        try:
+            outputs, why = _check(graph, inputs, args, out, state)
+        except Exception as exc:  # noqa: BLE001 - the check never fails the user's call
+            outputs, why = [], f"the check raised {type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+        finally:
+            if graph.left <= 0:
+                graph.gm = None
+        seconds = copying + time.perf_counter() - started
+        state.seconds += seconds
+        state.checked.append((graph, graph.calls, outputs, why, seconds))
+        return out
+
+    call.__name__ = getattr(compiled_fn, "__name__", "compiled_fn")
+    call.__wrapped__ = compiled_fn  # type: ignore[attr-defined]
+    return call
+
+
+def _check(
+    graph: _Graph, inputs: list[Any] | Exception, args: tuple[Any, ...], out: Any, state: _State
+) -> tuple[list[NumericsOutput], str | None]:
+    if isinstance(inputs, Exception):
+        return [], f"its inputs could not be copied ({type(inputs).__name__}: {inputs})"
+    if graph.effects:
+        return [], f"ops with effects an extra run would repeat ({_names(graph.effects)}: collectives, hooks)"
+    if graph.random:
+        pairs = [r.split(" ", 1) for r in graph.random]
+        ops = ", ".join(sorted({op for op, _ in pairs}))
+        nodes = [node for op, node in pairs if node != op]  # a node named after its op says nothing more
+        at = f" at {_names(nodes)}" if nodes else ""
+        return [], f"random ops ({ops}{at}) draw numbers an eager run cannot replay"
+    compiled = pytree.tree_leaves(out)
+    storages = {a.untyped_storage().data_ptr(): i for i, a in enumerate(args) if isinstance(a, torch.Tensor)}
+    with torch.no_grad(), kept_random_state():
+        ref64: list[Any] | None = None
+        why64 = None
+        try:
+            twin, wide = as_float64(graph.gm, inputs)
+            ref64 = pytree.tree_leaves(twin(*wide))
+            state.runs += 1
+            del twin, wide
+        except Exception as exc:  # noqa: BLE001 - an op without float64: compared with eager alone, said
+            why64 = f"no float64 run ({type(exc).__name__})"
+        eager = pytree.tree_leaves(graph.gm(*inputs))
+        state.runs += 1
+    outputs = []
+    for i, value in enumerate(compiled):
+        if not isinstance(value, torch.Tensor):
+            continue
+        shape = [int(s) for s in value.shape]
+        dtype = str(value.dtype).removeprefix("torch.")
+        alias = storages.get(value.untyped_storage().data_ptr()) if value.numel() else None
+        if alias is not None:
+            outputs.append(
+                _output(
+                    i,
+                    dtype,
+                    shape,
+                    Judged("not_comparable", None, None, None, None, f"a view of input {alias}: its values are the input's"),
+                )
+            )
+            continue
+        other = eager[i] if i < len(eager) and isinstance(eager[i], torch.Tensor) else None
+        if other is None:
+            outputs.append(
+                _output(i, dtype, shape, Judged("not_comparable", None, None, None, None, "eager gave no tensor here"))
+            )
+            continue
+        reference = ref64[i] if ref64 is not None and i < len(ref64) and isinstance(ref64[i], torch.Tensor) else None
+        judged = judge(value, other, reference)
+        if judged.verdict == "not_comparable" and why64:
+            judged.why = f"differs from eager, and there is {why64}"
+        outputs.append(_output(i, dtype, shape, judged))
+    if not outputs:
+        return [], "it returns no tensor (what it computes goes into its inputs in place, which the check does not compare)"
+    return outputs, None
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _output(index: int, dtype: str, shape: list[int], j: Judged) -> NumericsOutput:
+    return NumericsOutput(
+        index=index,
+        dtype=dtype,
+        shape=shape,
+        verdict=j.verdict,  # type: ignore[arg-type]
+        max_abs=j.max_abs,
+        max_rel=j.max_rel,
+        compiled_error=j.compiled_error,
+        eager_error=j.eager_error,
+        why=j.why,
+    )

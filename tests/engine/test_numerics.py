@@ -1,0 +1,163 @@
+"""Why compiled numbers differ from eager (issue 42; [Note: numerics] in compiler/collectors/numerics/): with
+``--check-numerics`` each compiled graph's outputs are judged against the same Dynamo graph run eagerly and in
+float64, with real inductor on the CPU: a planted post-grad pass that moves constant multiplications by 0.1 % is
+worse than eager while an untouched graph of the same cell matches; bfloat16 differs and is no further from float64;
+dropout is not compared, and says why; a graph that changes its input leaves the user's tensor as plain Python
+would; the program's values and random numbers are the same with the check as without; nothing is held after."""
+
+from __future__ import annotations
+
+import gc
+import json
+import weakref
+from pathlib import Path
+
+import pytest
+import torch
+
+from compiler import RunOptions
+from compiler.collectors.numerics.compare import judge
+from compiler.errors import UsageError
+from compiler.summary import numerics_line
+from kernel_ext.static_html import render
+
+from .helpers import run
+
+GOLDEN = Path(__file__).resolve().parents[1] / "goldens" / "numerics.report.json"
+
+
+@pytest.fixture(scope="module")
+def golden():
+    """The golden case ``numerics`` (tests/goldens/cases.py's NUMERICS, real inductor on the CPU); a fresh run of it
+    has the same verdicts (test_goldens_and_cli.py's skeleton)."""
+    return json.loads(GOLDEN.read_text())
+
+
+def _graphs(report: dict) -> dict[str, dict]:
+    return {g["summary"].split("] ")[1].split(":")[0]: g for g in report["numerics"]["graphs"]}
+
+
+def test_a_planted_post_grad_pass_is_worse_than_eager_and_an_untouched_graph_matches(golden):
+    graphs = _graphs(golden)
+    f, g = graphs["f"], graphs["g"]
+    assert f["verdict"] == "worse_than_eager"
+    (out,) = f["outputs"]
+    assert out["eager_error"] == 0.0 and out["compiled_error"] > 1e-4, "x * 2.0 is exact in float32; 2.002 is not"
+    assert abs(out["max_rel"] - 1e-3) < 1e-4, "every value 0.1 % off"
+    assert f["summary"].startswith("[0/0] f: out[0] worse than eager (")
+    assert g["verdict"] == "matches" and g["outputs"][0]["max_abs"] < 1e-5
+    assert f["graph_id"] == next(
+        x["id"] for x in golden["graphs"] if x["compile_id"] == f["compile_id"] and x["kind"] == "dynamo"
+    )
+    numerics = golden["numerics"]
+    assert numerics["runs"] == 6 and numerics["seconds"] > 0, "three graphs compared, each run eagerly and in float64"
+    assert golden["diagnostics"] == []
+
+
+def test_bfloat16_differs_from_eager_and_is_no_further_from_float64(golden):
+    h = _graphs(golden)["h"]
+    (out,) = h["outputs"]
+    assert h["verdict"] == "differs_no_worse", h["summary"]
+    assert out["compiled_error"] <= out["eager_error"], "inductor keeps the chain in float32: closer to float64"
+    assert "bfloat16 intermediates in float32" in out["why"]
+
+
+def test_dropout_is_not_compared_and_says_which_op(golden):
+    d = _graphs(golden)["drop"]
+    assert d["verdict"] == "not_comparable" and "dropout" in d["why"] and "cannot replay" in d["why"]
+    assert d["outputs"] == []
+
+
+def test_the_summaries_say_it_in_one_line(golden):
+    assert numerics_line(golden) == (
+        "numerics: 1 graph worse than eager ([0/0] f), 1 differs, no worse than eager, 1 not compared, 1 matches"
+    )
+    html = render(golden)
+    assert "Compiled numbers worse than eager against float64: [0/0] f: out[0] worse than eager" in html
+    assert 'data-pane="numerics"' in html and "bfloat16 intermediates in float32" in html
+
+
+def test_dropout_in_eval_is_compared():
+    source = (
+        "import torch\ndef d(x):\n    return torch.nn.functional.dropout(x, 0.5, training=False) * 2\ny = d(torch.randn(8))\n"
+    )
+    (d,) = run(source, backend="aot_eager", check_numerics=1).report["numerics"]["graphs"]
+    assert d["verdict"] == "matches" and d["why"] is None
+
+
+MUTATES = """import torch
+def m(x):
+    x.mul_(3)
+    return x + 1
+torch.manual_seed(0)
+x = torch.randn(16)
+before = x.clone()
+y = m(x)
+after_call = torch.rand(4)
+"""
+
+
+def test_the_program_sees_what_it_would_without_the_check():
+    plain, checked = {"__name__": "__main__"}, {"__name__": "__main__"}
+    run(MUTATES, plain, backend="aot_eager")
+    report = run(MUTATES, checked, backend="aot_eager", check_numerics=1).report
+    (m,) = report["numerics"]["graphs"]
+    assert m["verdict"] == "matches"
+    assert torch.equal(checked["x"], checked["before"] * 3), "the input changed once, by the compiled call"
+    assert torch.equal(checked["y"], plain["y"]) and torch.equal(checked["x"], plain["x"])
+    assert torch.equal(checked["after_call"], plain["after_call"]), "the random numbers after it are the same"
+
+
+def test_n_calls_a_graph_and_nothing_of_the_users_held_after():
+    ns = {"__name__": "__main__"}
+    source = "import torch\ndef f(x):\n    return x.sin() * 3\nx = torch.randn(32)\nfor _ in range(3):\n    y = f(x)\n"
+    report = run(source, ns, backend="aot_eager", check_numerics=2).report
+    assert [(g["compile_id"], g["call"], g["verdict"]) for g in report["numerics"]["graphs"]] == [
+        ("0/0", 1, "matches"),
+        ("0/0", 2, "matches"),
+    ], "the first two calls of the entry, not the third"
+    assert report["options"]["check_numerics"] == 2
+    x = weakref.ref(ns["x"])
+    ns.clear()
+    gc.collect()
+    assert x() is None, "the check keeps no copy of the user's tensor"
+
+
+def test_a_report_without_the_option_has_no_numerics():
+    report = run("import torch\ndef f(x):\n    return x + 1\ny = f(torch.ones(2))\n").report
+    assert report.get("numerics") is None and report["options"]["check_numerics"] == 0
+
+
+@pytest.mark.parametrize("calls", [-1, 1.5, "2"])
+def test_a_bad_count_is_one_line_naming_the_fix(calls):
+    with pytest.raises(UsageError, match=r"--check-numerics takes a number of calls"):
+        RunOptions(check_numerics=calls).validate()
+
+
+def test_the_rule_is_torchs():
+    x = torch.linspace(-3, 3, 101)
+    assert judge(x, x.clone(), x.double()).verdict == "matches"
+    assert judge(x + 1e-3, x, x.double()).verdict == "worse_than_eager"
+    noisy = (x + torch.randn(101) * 1e-3).to(torch.bfloat16)
+    assert judge(x.to(torch.bfloat16), noisy, x.double()).verdict == "differs_no_worse", "the compiled one is closer"
+    assert judge(torch.tensor([1, 2]), torch.tensor([1, 3]), None).verdict == "worse_than_eager"
+    assert judge(torch.tensor([float("nan")]), torch.tensor([float("nan")]), None).verdict == "matches"
+
+
+def test_an_output_that_is_a_view_of_an_input_is_said_apart():
+    source = "import torch\ndef v(x):\n    return x[1:], x * 2\na, b = v(torch.randn(8))\n"
+    (v,) = run(source, backend="aot_eager", check_numerics=1).report["numerics"]["graphs"]
+    assert [o["verdict"] for o in v["outputs"]] == ["not_comparable", "matches"]
+    assert v["verdict"] == "matches", "the outputs compared decide; the view is said apart"
+    assert v["summary"] == (
+        "[0/0] v: 1 output matches eager (largest difference 0.0e+00); out[0] not compared (a view of input 0: its "
+        "values are the input's)"
+    )
+
+
+def test_a_graph_that_returns_no_tensor_says_so():
+    source = "import torch\ndef step(p):\n    p.add_(1)\nw = torch.zeros(4)\nstep(w)\n"
+    report = run(source, backend="aot_eager", check_numerics=1).report
+    (s,) = report["numerics"]["graphs"]
+    assert s["verdict"] == "not_comparable" and s["why"].startswith("it returns no tensor")
+    assert report["diagnostics"] == []
