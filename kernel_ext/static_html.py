@@ -407,7 +407,6 @@ def _compile_time(report: dict, cell: Cell) -> str:
 #: Pane name (``compiler.schema.PANES``) -> the function that draws its section ('' when it has nothing to say).
 SUMMARIES: dict[str, Callable[[dict, Cell], str]] = {
     "header": _header_section,
-    "numerics": _numerics,
     "profile": _profile,
     "frames": _frames,
     "source": cell_source,
@@ -418,6 +417,7 @@ SUMMARIES: dict[str, Callable[[dict, Cell], str]] = {
     "trace-steps": _trace_steps,
     "decisions": _decisions,
     "try-fix": _try_fix,
+    "numerics": _numerics,
     "dispatch": _dispatch,
     "compile-time": _compile_time,
     "fx-graph": graphs_section,

@@ -40,6 +40,8 @@ class NumericsGraph:
     outputs: list[NumericsOutput] = field(default_factory=list)
     why: str | None = None
     seconds: float = 0.0
+    located: str | None = None
+    first_node: str | None = None
 
 
 @dataclass(**_kw)

@@ -2233,6 +2233,14 @@ export interface NumericsGraph {
    * What checking this call cost.
    */
   seconds: number;
+  /**
+   * A call worse than eager: where it became worse, found after the run by the same graph and inputs through aot_eager, then aot_eager_decomp_partition (the first already worse), else the run's backend itself ('from inductor itself: its graph passes, lowerings or kernels (aot_eager and aot_eager_decomp_partition no worse)'); null otherwise.
+   */
+  located?: string | null;
+  /**
+   * A call worse than eager: the first node of the Dynamo graph (graph_id), in its order, among those its first worse output is made from, whose value compiled by the backend that made it worse is worse than eager's against float64 (a binary search, each probe the graph up to one node compiled); null otherwise, or when no node could be probed.
+   */
+  first_node?: string | null;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema

@@ -3,7 +3,7 @@
  * model/numericsModel.ts), drawn from the golden `numerics` (a real inductor run on the CPU: a planted post-grad
  * pass worse than eager, bfloat16 no worse than eager, dropout not compared, a plain graph matching).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checksOf, formatError, numericsOf, worseChecks } from '../src/model/numericsModel';
 import { NOT_CHECKED } from '../src/view/panes/numerics';
 import { golden, pane, render, settled } from './helpers';
@@ -21,7 +21,7 @@ describe('the Numerics pane', () => {
     const check = numerics.querySelector<HTMLElement>('.jp-DynamoExplorer-numericsCheck[data-compile-id="0/0"]')!;
     expect(check.querySelector('[data-verdict]')!.textContent).toBe('worse than eager');
     expect(check.querySelector('.jp-DynamoExplorer-numericsSummary')!.textContent).toMatch(
-      /^\[0\/0\] f: out\[0\] worse than eager \(1\.\de-03 vs 0\.0e\+00 from float64\)$/
+      /^\[0\/0\] f: out\[0\] worse than eager \(1\.\de-03 vs 0\.0e\+00 from float64\); from inductor itself: .*; first worse node mul \(_operator\.mul\(l_x_, 2\.0\)\), line 11$/
     );
     const row = check.querySelector<HTMLElement>('tr[data-output="0"]')!;
     expect(row.dataset.verdict).toBe('worse_than_eager');
@@ -45,6 +45,18 @@ describe('the Numerics pane', () => {
     await settled(root);
     const graphId = numericsOf(golden('numerics'))!.graphs[1].graph_id;
     expect(pane(root, 'fx-graph').dataset.graphId).toBe(String(graphId));
+  });
+
+  it('opens the first node whose compiled value is worse in the FX pane', async () => {
+    const { widget, root } = await render(golden('numerics'));
+    await widget.view!.selectFrame('0/0');
+    await settled(root);
+    const check = pane(root, 'numerics').querySelector<HTMLElement>('.jp-DynamoExplorer-numericsCheck')!;
+    expect(check.textContent).toContain('from inductor itself');
+    check.querySelector<HTMLButtonElement>('button[data-node="mul"]')!.click();
+    await settled(root);
+    const fx = pane(root, 'fx-graph');
+    await vi.waitFor(() => expect(fx.querySelector('.jp-mod-selected[data-node="mul"]')).not.toBeNull());
   });
 
   it('names each graph worse than eager in a banner, which shows its frame', async () => {

@@ -45,12 +45,19 @@ def test_a_planted_post_grad_pass_is_worse_than_eager_and_an_untouched_graph_mat
     assert out["eager_error"] == 0.0 and out["compiled_error"] > 1e-4, "x * 2.0 is exact in float32; 2.002 is not"
     assert abs(out["max_rel"] - 1e-3) < 1e-4, "every value 0.1 % off"
     assert f["summary"].startswith("[0/0] f: out[0] worse than eager (")
+    assert f["located"] == (
+        "from inductor itself: its graph passes, lowerings or kernels (aot_eager and aot_eager_decomp_partition no worse)"
+    ), "the planted pass is a post-grad pass: inductor's own"
+    assert all(g["located"] is None for g in golden["numerics"]["graphs"][1:]), "only a graph worse than eager is located"
     assert g["verdict"] == "matches" and g["outputs"][0]["max_abs"] < 1e-5
     assert f["graph_id"] == next(
         x["id"] for x in golden["graphs"] if x["compile_id"] == f["compile_id"] and x["kind"] == "dynamo"
     )
     numerics = golden["numerics"]
-    assert numerics["runs"] == 6 and numerics["seconds"] > 0, "three graphs compared, each run eagerly and in float64"
+    assert f["first_node"] == "mul" and "first worse node mul (_operator.mul(l_x_, 2.0)), line 11" in f["summary"]
+    # three graphs run eagerly and in float64 (6); f located: aot_eager, aot_eager_decomp_partition, its nodes eagerly
+    # and in float64, one probe (mul, of mul and relu) (5)
+    assert numerics["runs"] == 11 and numerics["seconds"] > 0
     assert golden["diagnostics"] == []
 
 
@@ -142,6 +149,10 @@ def test_the_rule_is_torchs():
     assert judge(x.to(torch.bfloat16), noisy, x.double()).verdict == "differs_no_worse", "the compiled one is closer"
     assert judge(torch.tensor([1, 2]), torch.tensor([1, 3]), None).verdict == "worse_than_eager"
     assert judge(torch.tensor([float("nan")]), torch.tensor([float("nan")]), None).verdict == "matches"
+    mask = torch.tensor([0.0, float("-inf"), 1.0])  # an attention mask: the same infinity is no difference
+    assert judge(mask, mask.clone(), mask.double()).verdict == "matches"
+    nan = judge(torch.tensor([1.0, float("nan")]), torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0]).double())
+    assert (nan.verdict, nan.max_abs, nan.compiled_error) == ("worse_than_eager", None, None), "JSON holds no NaN"
 
 
 def test_an_output_that_is_a_view_of_an_input_is_said_apart():
@@ -161,3 +172,21 @@ def test_a_graph_that_returns_no_tensor_says_so():
     (s,) = report["numerics"]["graphs"]
     assert s["verdict"] == "not_comparable" and s["why"].startswith("it returns no tensor")
     assert report["diagnostics"] == []
+
+
+def test_a_graph_worse_than_eager_is_located_by_backend():
+    """A planted decomposition (sigmoid 0.1 % too large, in inductor's table, which aot_eager_decomp_partition uses
+    too): aot_eager is no worse, aot_eager_decomp_partition already is."""
+    from torch._inductor import decomposition
+
+    sigmoid = torch.ops.aten.sigmoid.default
+    planted = {sigmoid: lambda x: 1.001 / (1 + torch.exp(-x))}
+    source = "import torch\ndef s(x):\n    return x.sigmoid() * 3\ny = s(torch.randn(32))\n"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(decomposition, "decompositions", {**decomposition.decompositions, **planted})
+        report = run(source, backend="inductor", check_numerics=1).report
+    (s,) = report["numerics"]["graphs"]
+    assert s["verdict"] == "worse_than_eager", s["summary"]
+    assert s["located"] == "from the decompositions or the partitioner: aot_eager_decomp_partition is already worse than eager"
+    assert s["first_node"] == "sigmoid", "the probes compile with the rung that made it worse"
+    assert report["dynamo_counters"].get("aot_autograd", {}).get("total", 0) <= 1, "the ladder's compiles are not counted"

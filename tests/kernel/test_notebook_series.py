@@ -167,6 +167,17 @@ def coverage(r: Reports) -> None:
     assert table("numpyish")["graph_calls"] == 10 and table("numpyish")["pct_ops"] == 1.0  # numpy traced into the graph
 
 
+def numerics(r: Reports) -> None:
+    (bf16,) = r["bf16"]["numerics"]["graphs"]
+    (out,) = bf16["outputs"]
+    assert bf16["verdict"] == "differs_no_worse" and out["compiled_error"] < out["eager_error"]
+    assert out["max_abs"] > 1e-2, "far beyond bfloat16's tolerance of eager, and still no bug"
+    f, g = r["planted"]["numerics"]["graphs"]
+    assert (f["verdict"], f["outputs"][0]["eager_error"]) == ("worse_than_eager", 0.0)
+    assert f["located"].startswith("from inductor itself") and f["first_node"] == "mul"
+    assert g["verdict"] == "matches"
+
+
 CLAIMS: dict[str, Callable[[Reports], None]] = {
     "01_what_dynamo_does_to_a_function": what_dynamo_does,
     "02_guards_and_recompiles": guards_and_recompiles,
@@ -177,6 +188,7 @@ CLAIMS: dict[str, Callable[[Reports], None]] = {
     "07_dynamic_shapes": dynamic_shapes,
     "08_how_much_did_dynamo_capture": coverage,
     "09_debug_your_own_model": debug_a_model,
+    "10_why_compiled_numbers_differ": numerics,
 }
 
 

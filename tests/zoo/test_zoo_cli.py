@@ -8,6 +8,8 @@ separate process (tests/zoo/reference.py), recorded for this environment where o
 references] in harness.py; one program's recording is checked against a live run here). Its static summary
 (``kernel_ext.static_html``) renders, every frame in its table. Run a second time (on leg 2 of .ci/run, which runs
 every program: ``TWICE``), ``dynamo-explorer diff``'s engine finds nothing between the two runs (issue 41: no noise).
+Every run checks its numbers too (``--check-numerics``, issue 42): the check changes nothing of the story (the
+reference still equals it, Dynamo's counters included) and raises no false alarm on a real model.
 """
 
 from __future__ import annotations
@@ -32,7 +34,10 @@ TWICE = Path(sys.prefix).resolve() != (REPO / ".venv").resolve()
 
 def _cli_report(name: str, out: Path) -> dict:
     proc = subprocess.run(
-        [sys.executable, "-m", "dynamo_explorer", "run", str(script_path(name)), "--backend", "eager", "--json", str(out)],
+        [
+            *(sys.executable, "-m", "dynamo_explorer", "run", str(script_path(name))),
+            *("--backend", "eager", "--check-numerics", "--json", str(out)),
+        ],
         cwd=REPO,
         env=env(),
         capture_output=True,
@@ -51,7 +56,9 @@ def test_cli_report_equals_torch_compile(name, tmp_path):
     assert report["scope"] == "calls"
     assert [c["name"] for c in report["callees"] if c["compiled"]] == [expected_callee(name)], report["scope_reason"]
     assert report["frames"], "the zoo programs all compile something"
-    assert reference_differences(report, name) == []
+    assert reference_differences(report, name) == [], "the numbers' check adds nothing to the story"
+    checked = report["numerics"]["graphs"]
+    assert checked and [g["summary"] for g in checked if g["verdict"] == "worse_than_eager"] == [], "no false alarm"
     page = render(report)  # the static summary of a real model's report: each frame in its table, as Dynamo names it
     named = [f"<b>[{f['compile_id']}{'_' + str(f['attempt']) if f.get('attempt') else ''}]</b>" for f in report["frames"]]
     assert [n for n in named if n not in page] == []

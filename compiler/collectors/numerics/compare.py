@@ -9,6 +9,7 @@ error, with a multiplier of 2 (3 for bfloat16) and a floor of a few units in the
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import torch
@@ -58,43 +59,50 @@ def judge(compiled: torch.Tensor, eager: torch.Tensor, ref64: torch.Tensor | Non
     exact = not (compiled.is_floating_point() or compiled.is_complex())
     c = compiled.detach().to(torch.complex128 if compiled.is_complex() else torch.float64)
     e = eager.detach().to(c.dtype).to(c.device)
-    both_nan = torch.isnan(c) & torch.isnan(e)
-    diff = torch.where(both_nan, torch.zeros_like(c.real if c.is_complex() else c), (c - e).abs())
-    max_abs = float(diff.max())
-    max_rel = float((diff / e.abs().clamp_min(torch.finfo(torch.float64).tiny)).max())
+    diff = _distance(c, e)  # 0 where equal (the same infinity, NaN and NaN), inf or NaN where only one is finite
+    max_abs = _finite(diff.max())
+    max_rel = _finite((diff / e.abs().clamp_min(torch.finfo(torch.float64).tiny)).max())
     if exact:
         same = max_abs == 0.0
-        return Judged(
-            "matches" if same else "worse_than_eager", max_abs, max_rel, None, None, None if same else "integers differ"
-        )
+        why = None if same else "integers differ"
+        return Judged("matches" if same else "worse_than_eager", max_abs, max_rel, None, None, why)
     rtol, atol = tolerance(compiled.dtype)
-    if bool(torch.all((diff <= atol + rtol * e.abs()) | both_nan)):
+    if bool(torch.all(diff <= atol + rtol * torch.where(torch.isfinite(e), e.abs(), 0))):
         return Judged("matches", max_abs, max_rel, None, None, None)
     if ref64 is None:
-        return Judged(
-            "not_comparable",
-            max_abs,
-            max_rel,
-            None,
-            None,
-            "differs from eager, and there is no float64 run to tell which is closer",
-        )
+        why = "differs from eager, and there is no float64 run to tell which is closer"
+        return Judged("not_comparable", max_abs, max_rel, None, None, why)
     r = ref64.detach().to(c.dtype).to(c.device)
     compiled_error, eager_error = _rmse(c, r), _rmse(e, r)
     multiplier = 3.0 if compiled.dtype == torch.bfloat16 else 2.0
-    floor = _ULPS * torch.finfo(compiled.dtype).eps * float(r.abs().pow(2).mean().sqrt())
+    finite = r[torch.isfinite(r)]
+    floor = _ULPS * torch.finfo(compiled.dtype).eps * float(finite.abs().pow(2).mean().sqrt()) if finite.numel() else 0.0
     if compiled_error <= multiplier * eager_error + floor:
-        return Judged("differs_no_worse", max_abs, max_rel, compiled_error, eager_error, _expected(compiled.dtype))
-    return Judged("worse_than_eager", max_abs, max_rel, compiled_error, eager_error, None)
+        why = _expected(compiled.dtype)
+        return Judged("differs_no_worse", max_abs, max_rel, _finite(compiled_error), _finite(eager_error), why)
+    why = None if math.isfinite(compiled_error) else "not finite where float64 is (or finite where it is not)"
+    return Judged("worse_than_eager", max_abs, max_rel, _finite(compiled_error), _finite(eager_error), why)
+
+
+def _distance(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """|a - b|, 0 where both hold the same value (the same infinity, or both NaN)."""
+    d = (a - b).abs()
+    same = (a == b) | (torch.isnan(a) & torch.isnan(b))
+    return torch.where(same, torch.zeros_like(d), d)
 
 
 def _rmse(a: torch.Tensor, b: torch.Tensor) -> float:
-    d = (a - b).abs()
-    d = torch.where(torch.isnan(d), torch.zeros_like(d), d)  # NaN where both are NaN; one-sided NaN counts below
-    one_sided = torch.isnan(a) ^ torch.isnan(b)
-    if bool(one_sided.any()):
-        return float("inf")
+    """Root-mean-square of ``_distance``; inf where one is finite and the other is not."""
+    d = _distance(a, b)
+    if not bool(torch.isfinite(d).all()):
+        return math.inf
     return float(d.pow(2).mean().sqrt())
+
+
+def _finite(value: float | torch.Tensor) -> float | None:
+    """A number JSON can hold: None for inf and NaN."""
+    x = float(value)
+    return x if math.isfinite(x) else None
 
 
 def _expected(dtype: torch.dtype) -> str:

@@ -13,6 +13,10 @@ calls); an output that is a view of an input is not compared (its values are the
 the same values, the same inputs, the same random numbers: only the time of the checks is added, and the report says
 how much. The copies of a graph are dropped once its calls are checked and when the run ends; the wrapper left in
 Dynamo's cache then only passes calls through.
+
+A call worse than eager is located after the user's code ran (``finalize``; its copies kept until then, for such a
+call only): the same graph and inputs through ``LADDER`` (``aot_eager``, then ``aot_eager_decomp_partition``), the
+first already worse names where it happened, else the run's backend itself (``locate``).
 """
 
 from __future__ import annotations
@@ -29,9 +33,27 @@ import torch.utils._pytree as pytree
 from ...model import CompileReport, Numerics, NumericsGraph, NumericsOutput, NumericsVerdict
 from ..base import CaptureContext, Collector
 from .compare import Judged, judge
-from .numerics_torch import as_float64, copy_inputs, effect_ops, graph_copy, kept_random_state, random_ops
+from .numerics_torch import (
+    as_float64,
+    copy_inputs,
+    effect_ops,
+    feeding,
+    graph_copy,
+    inductor_config,
+    kept_random_state,
+    node_values,
+    prefix,
+    random_ops,
+    through_backend,
+)
 
-__all__ = ["NumericsCollector", "summary_line"]
+__all__ = ["LADDER", "NumericsCollector", "locate", "summary_line"]
+
+#: the backends a graph worse than eager runs through, in order, and what each adds to the one before it
+LADDER = (
+    ("aot_eager", "AOTAutograd's tracing (functionalization, the joint graph)"),
+    ("aot_eager_decomp_partition", "the decompositions or the partitioner"),
+)
 
 _ORDER = {"matches": 0, "differs_no_worse": 1, "worse_than_eager": 3, "not_comparable": 2}
 
@@ -46,6 +68,22 @@ class _Graph:
     effects: list[str]
     left: int
     calls: int = 0
+    backend: str | None = None
+    #: inductor's settings when the backend compiled it (the compiles that locate it use them)
+    settings: dict[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class _Suspect:
+    """A checked call worse than eager, kept until the run ends to be located (``locate``): the graph's copy, the
+    call's inputs as they were, eager's and float64's outputs, and which outputs were worse."""
+
+    index: int  # its place in ``_State.checked``
+    gm: Any
+    inputs: list[Any]
+    eager: list[Any]
+    ref64: list[Any] | None
+    worse: list[int]
 
 
 @dataclass(slots=True)
@@ -57,6 +95,7 @@ class _State:
     seconds: float = 0.0
     runs: int = 0
     checked: list[tuple[_Graph, int, list[NumericsOutput], str | None, float]] = field(default_factory=list)
+    suspects: list[_Suspect] = field(default_factory=list)
 
 
 class NumericsCollector(Collector):
@@ -87,6 +126,13 @@ class NumericsCollector(Collector):
         self._pending.setdefault(compile_id, []).append(graph)
         self._graphs.append(graph)
 
+    @contextlib.contextmanager
+    def backend_window(self, ctx: CaptureContext) -> Iterator[None]:
+        if self._graphs and self._graphs[-1].backend is None:  # on_graph just kept the graph this backend compiles
+            self._graphs[-1].backend = ctx.compiling_backend
+            self._graphs[-1].settings = inductor_config()
+        yield
+
     def on_compiled(self, ctx: CaptureContext, compile_id: str, compiled_fn: Callable[..., Any]) -> Callable[..., Any]:
         pending = self._pending.get(compile_id)
         if not pending:
@@ -97,9 +143,21 @@ class NumericsCollector(Collector):
         if not ctx.options.check_numerics:
             return
         state = self._state
+        located: dict[int, tuple[str | None, str | None]] = {}
+        try:
+            for suspect in state.suspects:  # after the user's code ran: the ladder's compiles never interleave with it
+                started = time.perf_counter()
+                try:
+                    graph = state.checked[suspect.index][0]
+                    located[suspect.index] = locate(suspect, graph.backend, graph.settings, state)
+                except Exception as exc:  # noqa: BLE001 - a compile of the ladder that fails: said, the rest kept
+                    located[suspect.index] = (f"not located: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}", None)
+                state.seconds += time.perf_counter() - started
+        finally:
+            state.suspects.clear()
         numerics = Numerics(calls_per_graph=ctx.options.check_numerics, seconds=round(state.seconds, 4), runs=state.runs)
         ids = {g.compile_id: g.id for g in reversed(report.graphs) if g.kind == "dynamo"}
-        for graph, call, outputs, why, seconds in state.checked:
+        for at, (graph, call, outputs, why, seconds) in enumerate(state.checked):
             compared = [o.verdict for o in outputs if o.verdict != "not_comparable"]  # a view of an input: said apart
             verdict: NumericsVerdict = max(compared, key=_ORDER.__getitem__, default="not_comparable")
             verdict = "not_comparable" if why else verdict
@@ -113,19 +171,23 @@ class NumericsCollector(Collector):
                 outputs=outputs,
                 why=why,
                 seconds=round(seconds, 4),
+                located=located.get(at, (None, None))[0],
+                first_node=located.get(at, (None, None))[1],
             )
-            checked.summary = summary_line(checked, frame.code.name if frame else "?")
+            words = _node_words(report, checked.graph_id, checked.first_node)
+            checked.summary = summary_line(checked, frame.code.name if frame else "?", words)
             numerics.graphs.append(checked)
         report.numerics = numerics
 
 
-def summary_line(g: NumericsGraph, name: str) -> str:
+def summary_line(g: NumericsGraph, name: str, node: str | None = None) -> str:
     """One line a checked call: ``[1/0] f: out[0] worse than eager (5.8e-03 vs 1.2e-07 from float64)``."""
     head = f"[{g.compile_id}] {name}" + (f" (call {g.call})" if g.call > 1 else "")
     if g.why:
         return f"{head}: not compared: {g.why}"
     apart = [o for o in g.outputs if o.verdict == "not_comparable"] if g.verdict != "not_comparable" else []
-    return f"{head}: {_verdict_words(g)}" + "".join(f"; out[{o.index}] not compared ({o.why})" for o in apart)
+    where = (f"; {g.located}" if g.located else "") + (f"; first worse node {node or g.first_node}" if g.first_node else "")
+    return f"{head}: {_verdict_words(g)}{where}" + "".join(f"; out[{o.index}] not compared ({o.why})" for o in apart)
 
 
 def _verdict_words(g: NumericsGraph) -> str:
@@ -205,6 +267,7 @@ def _check(
             del twin, wide
         except Exception as exc:  # noqa: BLE001 - an op without float64: compared with eager alone, said
             why64 = f"no float64 run ({type(exc).__name__})"
+        kept = copy_inputs(tuple(inputs)) if graph.backend not in (None, "eager") else None  # the ladder's, if worse
         eager = pytree.tree_leaves(graph.gm(*inputs))
         state.runs += 1
     outputs = []
@@ -237,7 +300,81 @@ def _check(
         outputs.append(_output(i, dtype, shape, judged))
     if not outputs:
         return [], "it returns no tensor (what it computes goes into its inputs in place, which the check does not compare)"
+    worse = [o.index for o in outputs if o.verdict == "worse_than_eager"]
+    if worse and kept is not None:
+        state.suspects.append(_Suspect(len(state.checked), graph.gm, kept, list(eager), ref64, worse))
     return outputs, None
+
+
+def locate(
+    suspect: _Suspect, backend: str | None, settings: dict[str, Any] | None, state: _State
+) -> tuple[str | None, str | None]:
+    """Where a call worse than eager became worse: the first backend of ``LADDER`` (before the run's own) whose
+    outputs are already worse, or the run's backend itself when each of them is no worse; and the first node of the
+    graph whose value, compiled by that backend, is worse (``first_worse_node``)."""
+    if backend in (None, "eager"):
+        return None, None
+    passed = []
+    for name, what in LADDER:
+        if name == backend:
+            break
+        outs = through_backend(name, suspect.gm, suspect.inputs, settings)
+        state.runs += 1
+        for i in suspect.worse:
+            got = outs[i] if i < len(outs) and isinstance(outs[i], torch.Tensor) else None
+            ref = suspect.ref64[i] if suspect.ref64 is not None else None
+            if got is None or judge(got, suspect.eager[i], ref).verdict == "worse_than_eager":
+                return f"from {what}: {name} is already worse than eager", first_worse_node(suspect, name, settings, state)
+        passed.append(name)
+    ok = f" ({' and '.join(passed)} no worse)" if passed else ""
+    node = first_worse_node(suspect, backend, settings, state)
+    if backend == "inductor":
+        return f"from inductor itself: its graph passes, lowerings or kernels{ok}", node
+    return f"from the {backend} backend itself{ok}", node
+
+
+def first_worse_node(suspect: _Suspect, backend: str, settings: dict[str, Any] | None, state: _State) -> str | None:
+    """The first node (in the graph's order, among those the first worse output is made from) whose value compiled
+    by ``backend`` is worse than eager's against float64: a binary search, each probe the graph up to one node
+    compiled and run (``prefix``). None when the float64 run failed or no node's value is a floating tensor."""
+    gm, inputs = suspect.gm, suspect.inputs
+    twin, wide = as_float64(gm, inputs)
+    eager, ref64 = node_values(gm, inputs), node_values(twin, wide)
+    state.runs += 2
+    names = [
+        n
+        for n in feeding(gm, suspect.worse[0])
+        if isinstance(eager.get(n), torch.Tensor) and eager[n].is_floating_point() and isinstance(ref64.get(n), torch.Tensor)
+    ]
+    if not names:
+        return None
+    lo, hi = 0, len(names) - 1  # the last feeds the output straight: worse (the output is)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        (value, *_) = through_backend(backend, prefix(gm, names[mid]), inputs, settings) or [None]
+        state.runs += 1
+        worse = (
+            not isinstance(value, torch.Tensor)
+            or judge(value, eager[names[mid]], ref64[names[mid]]).verdict == "worse_than_eager"
+        )
+        if worse:
+            hi = mid
+        else:
+            lo = mid + 1
+    return names[lo]
+
+
+def _node_words(report: CompileReport, graph_id: int | None, name: str | None) -> str | None:
+    """A node of the Dynamo graph in words: ``mul (mul(l_x_, 2.0)), line 12`` (its target and arguments as the FX
+    pane shows them, and its user line)."""
+    if name is None:
+        return None
+    graph = next((g for g in report.graphs if g.id == graph_id), None)
+    node = next((n for n in graph.nodes if n.name == name), None) if graph else None
+    if node is None:
+        return name
+    args = node.args[:-2] + ")" if node.args.endswith(",)") else node.args
+    return f"{name} ({node.target}{args})" + (f", line {node.line}" if node.line else "")
 
 
 def _names(names: list[str]) -> str:

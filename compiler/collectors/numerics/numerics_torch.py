@@ -15,7 +15,19 @@ from typing import Any
 import torch
 import torch.fx
 
-__all__ = ["as_float64", "copy_inputs", "effect_ops", "graph_copy", "kept_random_state", "random_ops"]
+__all__ = [
+    "as_float64",
+    "copy_inputs",
+    "effect_ops",
+    "feeding",
+    "graph_copy",
+    "inductor_config",
+    "kept_random_state",
+    "node_values",
+    "prefix",
+    "random_ops",
+    "through_backend",
+]
 
 #: ops whose values come from the random generator (by the last part of their name): never replayed by the check
 _RANDOM = {
@@ -132,6 +144,82 @@ def as_float64(gm: torch.fx.GraphModule, args: list[Any]) -> tuple[torch.fx.Grap
     complex128), each attribute a copy (the user's module is never changed)."""
     twin = torch.fx.GraphModule(_float64_root(gm), _new_graph(gm), class_name=type(gm).__name__)
     return twin, [_widen(a) if isinstance(a, torch.Tensor) else a for a in args]
+
+
+def inductor_config() -> dict[str, Any]:
+    """Inductor's settings now (``config.get_config_copy``): what a graph compiled now is compiled with, for the
+    compiles that locate it later (a ``config.patch`` around the user's call is gone by then)."""
+    import torch._inductor.config as config
+
+    return config.get_config_copy()
+
+
+def through_backend(name: str, gm: torch.fx.GraphModule, inputs: list[Any], settings: dict[str, Any] | None = None) -> list[Any]:
+    """``gm`` compiled by the backend ``name`` (``aot_eager``, ...: ``lookup_backend``, called as Dynamo calls it, on
+    real inputs) with inductor's ``settings`` (``inductor_config()`` when the graph was compiled) and run on copies of
+    ``inputs``: its outputs, flat. Dynamo's counters are put back after (the report's counters stay the run's own)."""
+    import torch._inductor.config as config
+    import torch.utils._pytree as pytree
+    from torch._dynamo.backends.registry import lookup_backend
+    from torch._dynamo.utils import counters
+
+    saved = {k: v.copy() for k, v in counters.items()}
+    try:
+        with torch.no_grad(), kept_random_state(), config.patch(settings or {}):
+            compiled = lookup_backend(name)(graph_copy(gm), copy_inputs(tuple(inputs)))
+            return list(pytree.tree_leaves(compiled(*copy_inputs(tuple(inputs)))))
+    finally:
+        counters.clear()
+        counters.update(saved)
+
+
+def node_values(gm: torch.fx.GraphModule, inputs: list[Any]) -> dict[str, Any]:
+    """Every node's value of ``gm`` run eagerly on copies of ``inputs`` (``torch.fx.Interpreter``), by node name."""
+    values: dict[str, Any] = {}
+
+    class Recorder(torch.fx.Interpreter):
+        def run_node(self, n: torch.fx.Node) -> Any:
+            value = super().run_node(n)
+            values[n.name] = value.detach().clone() if isinstance(value, torch.Tensor) else value
+            return value
+
+    with torch.no_grad(), kept_random_state():
+        Recorder(gm).run(*copy_inputs(tuple(inputs)))
+    return values
+
+
+def feeding(gm: torch.fx.GraphModule, output: int) -> list[str]:
+    """The computing nodes (``call_*``) the graph's ``output``-th output is made from, itself included, in the
+    graph's order."""
+    import torch.utils._pytree as pytree
+
+    out = next(n for n in gm.graph.nodes if n.op == "output")
+    leaves = pytree.tree_leaves(out.args[0])
+    if output >= len(leaves) or not isinstance(leaves[output], torch.fx.Node):
+        return []
+    seen: set[torch.fx.Node] = set()
+    stack = [leaves[output]]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.extend(node.all_input_nodes)
+    return [n.name for n in gm.graph.nodes if n in seen and n.op.startswith("call_")]
+
+
+def prefix(gm: torch.fx.GraphModule, name: str) -> torch.fx.GraphModule:
+    """``gm`` up to its node ``name``, which it returns (every placeholder kept: it takes the same inputs)."""
+    graph = torch.fx.Graph()
+    env: dict[torch.fx.Node, torch.fx.Node] = {}
+    for node in gm.graph.nodes:
+        if node.op == "output":
+            break
+        env[node] = graph.node_copy(node, lambda n: env[n])
+        if node.name == name:
+            graph.output((env[node],))
+            break
+    return torch.fx.GraphModule(gm, graph, class_name=type(gm).__name__)
 
 
 @contextlib.contextmanager

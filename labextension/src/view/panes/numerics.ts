@@ -2,7 +2,8 @@
  * Numerics pane (`--check-numerics`, issue 42): for the frame shown, each checked call of its compiled graph in
  * the engine's words (`summary`), then its outputs in a table: the verdict, the largest difference from eager,
  * the compiled and eager values' distances from float64, and why (what a difference no worse than eager is
- * expected from, or why an output or the whole graph was not compared). A button opens the graph in the FX pane.
+ * expected from, or why an output or the whole graph was not compared). A button opens the graph in the FX pane, and
+ * for a call worse than eager another opens the first node whose compiled value is worse.
  * Without the option it says how to ask for the check. The header's banner names the graphs worse than eager
  * (header.ts, through numericsModel.ts's `worseChecks`).
  */
@@ -74,6 +75,15 @@ export class NumericsPane extends Pane {
       head.appendChild(
         button(`graph ${id}`, () => void this.ctx.showGraph(id), { title: 'Open it in the FX graph pane' })
       );
+      const node = check.first_node;
+      if (node) {
+        head.appendChild(
+          button(`node ${node}`, () => void this.ctx.showNode(id, node), {
+            title: 'The first node whose compiled value is worse: open it in the FX graph pane',
+            data: { node }
+          })
+        );
+      }
     }
     const section = h(
       'div',
