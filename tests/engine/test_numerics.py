@@ -190,3 +190,18 @@ def test_a_graph_worse_than_eager_is_located_by_backend():
     assert s["located"] == "from the decompositions or the partitioner: aot_eager_decomp_partition is already worse than eager"
     assert s["first_node"] == "sigmoid", "the probes compile with the rung that made it worse"
     assert report["dynamo_counters"].get("aot_autograd", {}).get("total", 0) <= 1, "the ladder's compiles are not counted"
+
+
+def test_inductors_settings_kept_for_locating_hold_nothing_of_the_users_after():
+    """The settings a graph compiled with are kept to locate it (a custom pass among them): not beyond the run."""
+    ns = {"__name__": "__main__"}
+    source = (
+        "import torch\ndef my_pass(graph):\n    pass\ndef f(x):\n    return x * 2\ncf = torch.compile(f, backend='aot_eager')\n"
+        "with torch._inductor.config.patch(post_grad_custom_post_pass=my_pass):\n    y = cf(torch.ones(4))\n"
+    )
+    report = run(source, ns, backend="aot_eager", check_numerics=1).report
+    assert report["numerics"]["graphs"][0]["verdict"] == "matches"
+    held = weakref.ref(ns.pop("my_pass"))
+    gc.collect()
+    assert callable(ns["cf"]), "f's compiled entry (the check's wrapper in it) lives on in Dynamo's cache"
+    assert held() is None, "the check keeps no setting of the user's after the run"

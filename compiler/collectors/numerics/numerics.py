@@ -112,10 +112,13 @@ class NumericsCollector(Collector):
         self._state = _State()
         try:
             yield
-        finally:  # the copies go; a wrapper left in Dynamo's cache passes calls through
+        finally:  # the copies go (a suspect's stay for finalize); a wrapper left in Dynamo's cache passes calls through
             self._state.live = False
+            located = {id(self._state.checked[s.index][0]) for s in self._state.suspects}
             for g in self._graphs:
                 g.gm = None
+                if id(g) not in located:
+                    g.settings = None  # inductor's settings hold the user's objects (a custom pass)
             self._graphs.clear()
             self._pending.clear()
 
@@ -155,6 +158,8 @@ class NumericsCollector(Collector):
                 state.seconds += time.perf_counter() - started
         finally:
             state.suspects.clear()
+            for graph, *_ in state.checked:
+                graph.settings = None
         numerics = Numerics(calls_per_graph=ctx.options.check_numerics, seconds=round(state.seconds, 4), runs=state.runs)
         ids = {g.compile_id: g.id for g in reversed(report.graphs) if g.kind == "dynamo"}
         for at, (graph, call, outputs, why, seconds) in enumerate(state.checked):
