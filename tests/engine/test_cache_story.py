@@ -223,11 +223,10 @@ def test_a_guard_miss_names_its_failing_guards_with_the_compiles_hints():
     assert report.frames[0].caches[0].guard_expr is None, "a full miss has no entry's guards"
 
 
-@pytest.fixture(scope="module")
-def cache_run(tmp_path_factory):
-    """The acceptance cell through ``dynamo-explorer run`` with inductor and a fresh cache, its structured trace kept."""
-    tmp = tmp_path_factory.mktemp("cache")
-    (tmp / "cell.py").write_text(CELL)
+def _inductor_run(tmp: Path, cell: str) -> tuple[dict, subprocess.CompletedProcess]:
+    """``cell`` through ``dynamo-explorer run`` with inductor and a fresh cache in ``tmp``, its structured trace kept
+    in ``tmp / 'trace'``: the report and the process."""
+    (tmp / "cell.py").write_text(cell)
     env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": str(tmp / "inductor"), "TORCH_TRACE": str(tmp / "trace")}
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
     proc = subprocess.run(
@@ -239,7 +238,15 @@ def cache_run(tmp_path_factory):
         timeout=600,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    return tmp, json.loads((tmp / "r.json").read_text()), proc
+    return json.loads((tmp / "r.json").read_text()), proc
+
+
+@pytest.fixture(scope="module")
+def cache_run(tmp_path_factory):
+    """The acceptance cell through ``dynamo-explorer run`` with inductor and a fresh cache, its structured trace kept."""
+    tmp = tmp_path_factory.mktemp("cache")
+    report, proc = _inductor_run(tmp, CELL)
+    return tmp, report, proc
 
 
 def test_live_a_miss_then_a_hit_then_a_miss_naming_gm_then_a_bypass(cache_run):
@@ -275,19 +282,7 @@ def test_from_its_trace_the_same_story(cache_run):
 def guard_run(tmp_path_factory):
     """GUARD_CELL through ``dynamo-explorer run`` with inductor and a fresh cache, its structured trace kept."""
     tmp = tmp_path_factory.mktemp("guard")
-    (tmp / "cell.py").write_text(GUARD_CELL)
-    env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": str(tmp / "inductor"), "TORCH_TRACE": str(tmp / "trace")}
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
-    proc = subprocess.run(
-        [sys.executable, "-m", "dynamo_explorer", "run", "cell.py", "--backend", "inductor", "--json", "r.json"],
-        cwd=tmp,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return tmp, json.loads((tmp / "r.json").read_text())
+    return tmp, _inductor_run(tmp, GUARD_CELL)[0]
 
 
 def test_live_and_from_its_trace_a_guard_miss_says_which_guard_failed_for_which_hint(guard_run):
