@@ -14,28 +14,22 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-ZOO = REPO / "tests" / "zoo"
+sys.path.insert(0, str(REPO))
+
+from benchmarks.zoo_cost import timed  # noqa: E402
+from tests.zoo.harness import env, script_path  # noqa: E402
 
 
-def _run(program: str, check: bool, out: Path, env: dict[str, str]) -> float:
-    cmd = [sys.executable, "-m", "dynamo_explorer", "run", str(ZOO / f"{program}.py"), "--json", str(out)]
-    if check:
-        cmd.append("--check-numerics")
-    started = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=1800)
-    wall = time.perf_counter() - started
-    if proc.returncode != 0:
-        raise SystemExit(f"{program}: exit {proc.returncode}: {proc.stderr[-2000:]}")
-    return wall
+def _run(program: str, check: bool, out: Path, environ: dict[str, str]) -> float:
+    """One ``dynamo-explorer run`` of a zoo program in a fresh process (``zoo_cost.timed``): its wall time."""
+    cmd = [sys.executable, "-m", "dynamo_explorer", "run", str(script_path(program)), "--json", str(out)]
+    return timed([*cmd, "--check-numerics"] if check else cmd, environ)
 
 
 def main() -> None:
@@ -45,17 +39,17 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp_:
         tmp = Path(tmp_)
-        env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": str(tmp / "inductor"), "PYTHONPATH": str(REPO)}
+        environ = {**env(), "TORCHINDUCTOR_CACHE_DIR": str(tmp / "inductor")}
         for program in args.programs:
             out = tmp / f"{program}.json"
-            _run(program, False, out, env)  # warm-up: fills the shared inductor cache
+            _run(program, False, out, environ)  # warm-up: fills the shared inductor cache
             walls: dict[str, list[float]] = {"plain": [], "checked": []}
             check_s: list[float] = []
             said: list[str] = []
             runs = 0
             for i in range(args.repeat):
                 for side in ("plain", "checked") if i % 2 == 0 else ("checked", "plain"):
-                    walls[side].append(_run(program, side == "checked", out, env))
+                    walls[side].append(_run(program, side == "checked", out, environ))
                     if side == "checked":
                         numerics = json.loads(out.read_text())["numerics"]
                         check_s.append(numerics["seconds"])
