@@ -74,7 +74,7 @@ from .kinds import (
     TraceBreakAction,
     TraceOutcome,
 )
-from .numerics import Numerics, NumericsGraph, NumericsOutput
+from .numerics import Numerics, NumericsGraph, NumericsLocation, NumericsOutput
 from .profile import (
     BackwardProfile,
     CallsProfile,
@@ -176,6 +176,7 @@ __all__ = [
     "NodeOp",
     "Numerics",
     "NumericsGraph",
+    "NumericsLocation",
     "NumericsOutput",
     "NumericsVerdict",
     "OutputCode",

@@ -29,6 +29,15 @@ class NumericsOutput:
 
 
 @dataclass(**_kw)
+class NumericsLocation:
+    """What torch's compiler bisector found for a call worse than eager, in its own names."""
+
+    backend: str
+    subsystem: str | None = None
+    detail: str | None = None
+
+
+@dataclass(**_kw)
 class NumericsGraph:
     """One call of one compiled graph, checked."""
 
@@ -41,6 +50,7 @@ class NumericsGraph:
     why: str | None = None
     seconds: float = 0.0
     located: str | None = None
+    location: NumericsLocation | None = None
     first_node: str | None = None
 
 

@@ -2234,9 +2234,13 @@ export interface NumericsGraph {
    */
   seconds: number;
   /**
-   * A call worse than eager: where it became worse, found after the run by the same graph and inputs through aot_eager, then aot_eager_decomp_partition (the first already worse), else the run's backend itself ('from inductor itself: its graph passes, lowerings or kernels (aot_eager and aot_eager_decomp_partition no worse)'); null otherwise.
+   * A call worse than eager: where it became worse, in words, found after the run by torch's compiler bisector on the same graph and inputs ('from inductor's post-grad passes: post_grad_custom_post_pass (post_grad_passes; inductor is no worse without it; aot_eager and aot_eager_decomp_partition no worse)'); for a backend of the user's, the first of aot_eager and aot_eager_decomp_partition already worse, else the backend itself; 'not located: ...' when the search could not finish; null otherwise.
    */
   located?: string | null;
+  /**
+   * What the compiler bisector found, in its own names; null when it found nothing or did not run.
+   */
+  location?: null | NumericsLocation;
   /**
    * A call worse than eager: the first node of the Dynamo graph (graph_id), in its order, among those its first worse output is made from, whose value compiled by the backend that made it worse is worse than eager's against float64 (a binary search, each probe the graph up to one node compiled); null otherwise, or when no node could be probed.
    */
@@ -2279,6 +2283,24 @@ export interface NumericsOutput {
   why: string | null;
 }
 /**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "NumericsLocation".
+ */
+export interface NumericsLocation {
+  /**
+   * The first backend of the bisector's order whose outputs are worse than eager's ('aot_eager', 'aot_eager_decomp_partition', 'inductor'), or the run's own backend of the user's.
+   */
+  backend: string;
+  /**
+   * The bisector's subsystem of that backend which, turned off, makes the outputs no worse ('pre_grad_passes', 'joint_graph_passes', 'post_grad_passes', 'lowerings', 'decomposition', 'cudagraphs', or a setting: 'inductor_emulate_precision_casts'); null when none does.
+   */
+  subsystem: string | null;
+  /**
+   * The one application found: a pass's name ('post_grad_custom_post_pass'), an op whose decomposition it is ('aten.sigmoid.default'), a node of inductor's post-grad graph (lowerings), or the setting that helps ('emulate_precision_casts=True').
+   */
+  detail: string | null;
+}
+/**
  * The stored form of a big report (minor 4; compiler/encoding.py, labextension/src/model/encoding.ts): a notebook output or a standalone page whose report's JSON is larger than compiler.encoding.ENCODE_ABOVE bytes holds this instead of the report. The MIME type is the same; readers tell the two apart by `encoding`.
  *
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -2308,7 +2330,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 19 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 20 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

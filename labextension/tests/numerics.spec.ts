@@ -21,7 +21,7 @@ describe('the Numerics pane', () => {
     const check = numerics.querySelector<HTMLElement>('.jp-DynamoExplorer-numericsCheck[data-compile-id="0/0"]')!;
     expect(check.querySelector('[data-verdict]')!.textContent).toBe('worse than eager');
     expect(check.querySelector('.jp-DynamoExplorer-numericsSummary')!.textContent).toMatch(
-      /^\[0\/0\] f: out\[0\] worse than eager \(1\.\de-03 vs 0\.0e\+00 from float64\); from inductor itself: .*; first worse node mul \(_operator\.mul\(l_x_, 2\.0\)\), line 11$/
+      /^\[0\/0\] f: out\[0\] worse than eager \(1\.\de-03 vs 0\.0e\+00 from float64\); from inductor's post-grad passes: post_grad_custom_post_pass \(.*\); first worse node mul \(_operator\.mul\(l_x_, 2\.0\)\), line 11, in cpp_fused_mul_relu_0$/
     );
     const row = check.querySelector<HTMLElement>('tr[data-output="0"]')!;
     expect(row.dataset.verdict).toBe('worse_than_eager');
@@ -47,16 +47,22 @@ describe('the Numerics pane', () => {
     expect(pane(root, 'fx-graph').dataset.graphId).toBe(String(graphId));
   });
 
-  it('opens the first node whose compiled value is worse in the FX pane', async () => {
+  it('opens the first node whose compiled value is worse in the FX pane, and its kernel in the code pane', async () => {
     const { widget, root } = await render(golden('numerics'));
     await widget.view!.selectFrame('0/0');
     await settled(root);
     const check = pane(root, 'numerics').querySelector<HTMLElement>('.jp-DynamoExplorer-numericsCheck')!;
-    expect(check.textContent).toContain('from inductor itself');
+    expect(check.querySelector('.jp-DynamoExplorer-numericsLocation')!.textContent).toBe(
+      'compiler bisector: inductor › post_grad_passes › post_grad_custom_post_pass'
+    );
     check.querySelector<HTMLButtonElement>('button[data-node="mul"]')!.click();
     await settled(root);
     const fx = pane(root, 'fx-graph');
     await vi.waitFor(() => expect(fx.querySelector('.jp-mod-selected[data-node="mul"]')).not.toBeNull());
+    check.querySelector<HTMLButtonElement>('button[data-kernel="cpp_fused_mul_relu_0"]')!.click();
+    await settled(root);
+    const section = pane(root, 'code').querySelector<HTMLElement>('section[data-kernel="cpp_fused_mul_relu_0"]')!;
+    expect(section.classList.contains('jp-mod-target')).toBe(true);
   });
 
   it('names each graph worse than eager in a banner, which shows its frame', async () => {

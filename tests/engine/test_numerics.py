@@ -46,18 +46,22 @@ def test_a_planted_post_grad_pass_is_worse_than_eager_and_an_untouched_graph_mat
     assert abs(out["max_rel"] - 1e-3) < 1e-4, "every value 0.1 % off"
     assert f["summary"].startswith("[0/0] f: out[0] worse than eager (")
     assert f["located"] == (
-        "from inductor itself: its graph passes, lowerings or kernels (aot_eager and aot_eager_decomp_partition no worse)"
-    ), "the planted pass is a post-grad pass: inductor's own"
+        "from inductor's post-grad passes: post_grad_custom_post_pass (post_grad_passes; inductor is no worse without "
+        "it; aot_eager and aot_eager_decomp_partition no worse)"
+    ), "torch's compiler bisector, run in process, names the planted pass among inductor's post-grad passes"
+    assert f["location"] == {"backend": "inductor", "subsystem": "post_grad_passes", "detail": "post_grad_custom_post_pass"}
     assert all(g["located"] is None for g in golden["numerics"]["graphs"][1:]), "only a graph worse than eager is located"
     assert g["verdict"] == "matches" and g["outputs"][0]["max_abs"] < 1e-5
     assert f["graph_id"] == next(
         x["id"] for x in golden["graphs"] if x["compile_id"] == f["compile_id"] and x["kind"] == "dynamo"
     )
     numerics = golden["numerics"]
-    assert f["first_node"] == "mul" and "first worse node mul (_operator.mul(l_x_, 2.0)), line 11" in f["summary"]
-    # three graphs run eagerly and in float64 (6); f located: aot_eager, aot_eager_decomp_partition, its nodes eagerly
-    # and in float64, one probe (mul, of mul and relu) (5)
-    assert numerics["runs"] == 11 and numerics["seconds"] > 0
+    assert f["first_node"] == "mul"
+    assert f["summary"].endswith("; first worse node mul (_operator.mul(l_x_, 2.0)), line 11, in cpp_fused_mul_relu_0")
+    # three graphs run eagerly and in float64 (6); f located: the bisector's compiles (aot_eager,
+    # aot_eager_decomp_partition, inductor; inductor with pre-grad, joint-graph and post-grad passes off, its upper
+    # bound, four steps of bisecting the post-grad passes: 11), f's nodes eagerly and in float64 (2), one probe (1)
+    assert numerics["runs"] == 20 and numerics["seconds"] > 0
     assert golden["diagnostics"] == []
 
 
@@ -174,22 +178,77 @@ def test_a_graph_that_returns_no_tensor_says_so():
     assert report["diagnostics"] == []
 
 
-def test_a_graph_worse_than_eager_is_located_by_backend():
+@pytest.mark.parametrize("bisector", ["torch's", "busy"])
+def test_a_graph_worse_than_eager_is_located_by_backend_and_decomposition(bisector, capsys):
     """A planted decomposition (sigmoid 0.1 % too large, in inductor's table, which aot_eager_decomp_partition uses
-    too): aot_eager is no worse, aot_eager_decomp_partition already is."""
+    too): aot_eager is no worse, aot_eager_decomp_partition already is, and torch's compiler bisector, run in process,
+    names the decomposition; with a bisection of the user's own in progress (``busy``), its state is left alone and
+    the backends alone locate it."""
     from torch._inductor import decomposition
+    from torch._inductor.compiler_bisector import CompilerBisector
 
     sigmoid = torch.ops.aten.sigmoid.default
     planted = {sigmoid: lambda x: 1.001 / (1 + torch.exp(-x))}
     source = "import torch\ndef s(x):\n    return x.sigmoid() * 3\ny = s(torch.randn(32))\n"
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(decomposition, "decompositions", {**decomposition.decompositions, **planted})
+        if bisector == "busy":
+            mp.setattr(CompilerBisector, "bisection_enabled", True)
+            mp.setattr(CompilerBisector, "in_process_cache", "/nonexistent/the-users-bisection")
         report = run(source, backend="inductor", check_numerics=1).report
+        assert CompilerBisector.in_process_cache == (None if bisector != "busy" else "/nonexistent/the-users-bisection")
+    assert not CompilerBisector.bisection_enabled, "the bisector is off again after the run"
+    assert "isect" not in capsys.readouterr().out, "what the bisector prints stays out of the cell's output"
     (s,) = report["numerics"]["graphs"]
     assert s["verdict"] == "worse_than_eager", s["summary"]
-    assert s["located"] == "from the decompositions or the partitioner: aot_eager_decomp_partition is already worse than eager"
-    assert s["first_node"] == "sigmoid", "the probes compile with the rung that made it worse"
-    assert report["dynamo_counters"].get("aot_autograd", {}).get("total", 0) <= 1, "the ladder's compiles are not counted"
+    if bisector == "busy":
+        assert (
+            s["located"]
+            == "from the decompositions or the partitioner: aot_eager_decomp_partition is already worse than eager (aot_eager no worse)"
+        )
+        assert s["location"] == {"backend": "aot_eager_decomp_partition", "subsystem": None, "detail": None}
+    else:
+        assert s["located"] == (
+            "from the decomposition of aten.sigmoid.default (decomposition; aot_eager_decomp_partition is no worse "
+            "without it; aot_eager no worse)"
+        )
+        assert s["location"] == {
+            "backend": "aot_eager_decomp_partition",
+            "subsystem": "decomposition",
+            "detail": "aten.sigmoid.default",
+        }
+    assert s["first_node"] == "sigmoid", "the probes compile with the backend that made it worse"
+    assert report["dynamo_counters"].get("aot_autograd", {}).get("total", 0) <= 1, "the bisector's compiles are not counted"
+
+
+@pytest.mark.parametrize(
+    ("found", "words"),
+    [
+        (
+            ("inductor", "lowerings", "mul_1", False),
+            "from inductor's lowering of mul_1, a node of its post-grad graph (lowerings; inductor is no worse with it "
+            "run by its ATen fallback; aot_eager and aot_eager_decomp_partition no worse)",
+        ),
+        (
+            ("inductor", "inductor_emulate_precision_casts", "emulate_precision_casts=True", True),
+            "from inductor's setting emulate_precision_casts (inductor_emulate_precision_casts; inductor is no worse "
+            "with emulate_precision_casts=True; aot_eager and aot_eager_decomp_partition no worse)",
+        ),
+        (
+            ("inductor", None, None, False),
+            "from inductor's kernels (no pass, lowering or setting the compiler bisector turns off makes it no worse; "
+            "aot_eager and aot_eager_decomp_partition no worse)",
+        ),
+        (None, "from the my_backend backend itself (aot_eager and aot_eager_decomp_partition no worse)"),
+    ],
+)
+def test_what_the_bisector_finds_in_words(found, words):
+    """The bisector's findings that a CPU test cannot plant cheaply (a lowering, a setting, inductor's kernels, a
+    backend of the user's), in the engine's words; a post-grad pass and a decomposition are found for real above."""
+    from compiler.collectors.numerics.numerics import _located_words
+    from compiler.collectors.numerics.numerics_torch import Bisected
+
+    assert _located_words(Bisected(*found) if found else None, "my_backend", ["aot_eager", "aot_eager_decomp_partition"]) == words
 
 
 def test_inductors_settings_kept_for_locating_hold_nothing_of_the_users_after():

@@ -321,7 +321,7 @@ def skeleton(report: dict[str, Any]) -> dict[str, Any]:
         ],
         "resets": [[r["line"], r["frames_before"], r.get("epoch")] for r in report.get("resets", [])],
         "numerics": [
-            [g["compile_id"], g["call"], g["verdict"], [o["verdict"] for o in g["outputs"]]]
+            [g["compile_id"], g["call"], g["verdict"], [o["verdict"] for o in g["outputs"]], g.get("location")]
             for g in (report.get("numerics") or {}).get("graphs", [])
         ],
     }

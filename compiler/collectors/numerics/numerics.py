@@ -15,8 +15,12 @@ how much. The copies of a graph are dropped once its calls are checked and when 
 Dynamo's cache then only passes calls through.
 
 A call worse than eager is located after the user's code ran (``finalize``; its copies kept until then, for such a
-call only): the same graph and inputs through ``LADDER`` (``aot_eager``, then ``aot_eager_decomp_partition``), the
-first already worse names where it happened, else the run's backend itself (``locate``).
+call only), by torch's own compiler bisector run in process on the same graph and inputs (``locate``): the first
+backend of ``aot_eager``, ``aot_eager_decomp_partition``, ``inductor`` whose outputs are already worse, then within
+it the subsystem whose being turned off makes them no worse (inductor's pre-grad, joint-graph or post-grad passes,
+one by name; a decomposition; a lowering; a setting such as ``emulate_precision_casts``), and the first node of the
+graph whose compiled value is worse (``first_worse_node``). The bisector's compiles neither read nor write the
+caches, and its counters and printing stay out of the report and the cell's output.
 """
 
 from __future__ import annotations
@@ -30,11 +34,14 @@ from typing import Any
 import torch
 import torch.utils._pytree as pytree
 
-from ...model import CompileReport, Numerics, NumericsGraph, NumericsOutput, NumericsVerdict
+from ...model import CompileReport, Numerics, NumericsGraph, NumericsLocation, NumericsOutput, NumericsVerdict
 from ..base import CaptureContext, Collector
 from .compare import Judged, judge
 from .numerics_torch import (
+    Bisected,
     as_float64,
+    bisect,
+    bisector_backends,
     copy_inputs,
     effect_ops,
     feeding,
@@ -47,13 +54,15 @@ from .numerics_torch import (
     through_backend,
 )
 
-__all__ = ["LADDER", "NumericsCollector", "locate", "summary_line"]
+__all__ = ["LADDER", "Located", "NumericsCollector", "locate", "summary_line"]
 
-#: the backends a graph worse than eager runs through, in order, and what each adds to the one before it
+#: the backends before a run's own that a graph worse than eager runs through, in order, and what each adds to the
+#: one before it (with the compiler bisector, the backends of its order; without it, these)
 LADDER = (
     ("aot_eager", "AOTAutograd's tracing (functionalization, the joint graph)"),
     ("aot_eager_decomp_partition", "the decompositions or the partitioner"),
 )
+_LADDER_NAMES = {name for name, _ in LADDER}
 
 _ORDER = {"matches": 0, "differs_no_worse": 1, "worse_than_eager": 3, "not_comparable": 2}
 
@@ -84,6 +93,15 @@ class _Suspect:
     eager: list[Any]
     ref64: list[Any] | None
     worse: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """Where a call worse than eager became worse: in words, as the bisector found it, and its first worse node."""
+
+    words: str | None
+    bisected: Bisected | None
+    node: str | None
 
 
 @dataclass(slots=True)
@@ -146,7 +164,7 @@ class NumericsCollector(Collector):
         if not ctx.options.check_numerics:
             return
         state = self._state
-        located: dict[int, tuple[str | None, str | None]] = {}
+        located: dict[int, Located] = {}
         try:
             for suspect in state.suspects:  # after the user's code ran: the ladder's compiles never interleave with it
                 started = time.perf_counter()
@@ -154,7 +172,8 @@ class NumericsCollector(Collector):
                     graph = state.checked[suspect.index][0]
                     located[suspect.index] = locate(suspect, graph.backend, graph.settings, state)
                 except Exception as exc:  # noqa: BLE001 - a compile of the ladder that fails: said, the rest kept
-                    located[suspect.index] = (f"not located: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}", None)
+                    said = str(exc).splitlines()[0][:200] if str(exc) else ""
+                    located[suspect.index] = Located(f"not located: {type(exc).__name__}: {said}", None, None)
                 state.seconds += time.perf_counter() - started
         finally:
             state.suspects.clear()
@@ -162,6 +181,7 @@ class NumericsCollector(Collector):
                 graph.settings = None
         numerics = Numerics(calls_per_graph=ctx.options.check_numerics, seconds=round(state.seconds, 4), runs=state.runs)
         ids = {g.compile_id: g.id for g in reversed(report.graphs) if g.kind == "dynamo"}
+        nowhere = Located(None, None, None)
         for at, (graph, call, outputs, why, seconds) in enumerate(state.checked):
             compared = [o.verdict for o in outputs if o.verdict != "not_comparable"]  # a view of an input: said apart
             verdict: NumericsVerdict = max(compared, key=_ORDER.__getitem__, default="not_comparable")
@@ -176,10 +196,11 @@ class NumericsCollector(Collector):
                 outputs=outputs,
                 why=why,
                 seconds=round(seconds, 4),
-                located=located.get(at, (None, None))[0],
-                first_node=located.get(at, (None, None))[1],
+                located=located.get(at, nowhere).words,
+                location=_location(located.get(at, nowhere).bisected),
+                first_node=located.get(at, nowhere).node,
             )
-            words = _node_words(report, checked.graph_id, checked.first_node)
+            words = _node_words(report, checked.compile_id, checked.graph_id, checked.first_node)
             checked.summary = summary_line(checked, frame.code.name if frame else "?", words)
             numerics.graphs.append(checked)
         report.numerics = numerics
@@ -311,31 +332,86 @@ def _check(
     return outputs, None
 
 
-def locate(
-    suspect: _Suspect, backend: str | None, settings: dict[str, Any] | None, state: _State
-) -> tuple[str | None, str | None]:
-    """Where a call worse than eager became worse: the first backend of ``LADDER`` (before the run's own) whose
-    outputs are already worse, or the run's backend itself when each of them is no worse; and the first node of the
-    graph whose value, compiled by that backend, is worse (``first_worse_node``)."""
+def locate(suspect: _Suspect, backend: str | None, settings: dict[str, Any] | None, state: _State) -> Located:
+    """Where a call worse than eager became worse, by torch's compiler bisector (``bisect``) on the same graph and
+    inputs: the first backend of its order (``aot_eager``, ``aot_eager_decomp_partition``, ``inductor``) up to the
+    run's own whose outputs are worse, and within it the subsystem, turned off, that makes them no worse (a post-grad
+    pass, a decomposition, a lowering, a setting); a backend of the user's: the ladder up to
+    ``aot_eager_decomp_partition``, else the backend itself. Then the first node of the graph whose value, compiled
+    by that backend, is worse (``first_worse_node``). Where the bisector cannot run (``bisector_backends``), the
+    backends alone (``LADDER``)."""
     if backend in (None, "eager"):
-        return None, None
-    passed = []
-    for name, what in LADDER:
-        if name == backend:
-            break
-        outs = through_backend(name, suspect.gm, suspect.inputs, settings)
+        return Located(None, None, None)
+    settings = settings or {}
+    order = bisector_backends()
+    known = order if order is not None else ["eager", *(name for name, _ in LADDER)]
+    # the backends tried: up to the run's own (a backend of the user's: the ladder's), never again eager (the
+    # reference) or aot_eager_decomp_partition_crossref (its values are aot_eager_decomp_partition's; it checks metadata)
+    upto = known[: known.index(backend) + 1] if backend in known else [n for n in known if n in _LADDER_NAMES]
+    tried = [n for n in upto if n not in ("eager", "aot_eager_decomp_partition_crossref")]
+
+    def worse(name: str, change: dict[str, Any]) -> bool:
+        if name not in tried:
+            return False
+        outs = through_backend(name, suspect.gm, suspect.inputs, {**settings, **change})
         state.runs += 1
-        for i in suspect.worse:
-            got = outs[i] if i < len(outs) and isinstance(outs[i], torch.Tensor) else None
-            ref = suspect.ref64[i] if suspect.ref64 is not None else None
-            if got is None or judge(got, suspect.eager[i], ref).verdict == "worse_than_eager":
-                return f"from {what}: {name} is already worse than eager", first_worse_node(suspect, name, settings, state)
-        passed.append(name)
-    ok = f" ({' and '.join(passed)} no worse)" if passed else ""
-    node = first_worse_node(suspect, backend, settings, state)
-    if backend == "inductor":
-        return f"from inductor itself: its graph passes, lowerings or kernels{ok}", node
-    return f"from the {backend} backend itself{ok}", node
+        return _any_worse(suspect, outs)
+
+    found: Bisected | None
+    if order is not None:
+        found = bisect(worse)
+    else:
+        found = next((Bisected(n, None, None) for n in tried if n != backend and worse(n, {})), None)
+        found = found or (Bisected(backend, None, None) if backend in known else None)
+    at = found.backend if found else backend
+    passed = [n for n in tried if n != at and tried.index(n) < tried.index(at)] if at in tried else tried
+    node = first_worse_node(suspect, at, settings, state)
+    if found is None and backend in known:
+        return Located(f"not located: compiled again, by {_names(tried)}, it is no worse than eager", None, node)
+    return Located(_located_words(found, backend, passed), found, node)
+
+
+#: the bisector's subsystems in words: what each is (``{}``: the application found) and how the backend is no worse
+_SUBSYSTEMS = {
+    "pre_grad_passes": ("inductor's pre-grad passes: {}", "without it"),
+    "joint_graph_passes": ("inductor's joint-graph passes: {}", "without it"),
+    "post_grad_passes": ("inductor's post-grad passes: {}", "without it"),
+    "pre_grad_graph": ("inductor's pre-grad graph: {}", "without it"),
+    "lowerings": ("inductor's lowering of {}, a node of its post-grad graph", "with it run by its ATen fallback"),
+    "cudagraphs": ("CUDA graphs", "without them"),
+    "decomposition": ("the decomposition of {}", "without it"),
+    "aot_eager_decomp_partition_cse": ("the partitioner's common-subexpression elimination", "with {}"),
+}
+
+
+def _located_words(found: Bisected | None, backend: str | None, passed: list[str]) -> str:
+    """``from inductor's post-grad passes: post_grad_custom_post_pass (post_grad_passes; inductor is no worse
+    without it; aot_eager and aot_eager_decomp_partition no worse)``."""
+    ok = [f"{' and '.join(passed)} no worse"] if passed else []
+    if found is None:  # a backend of the user's, after the ladder
+        return f"from the {backend} backend itself" + (f" ({ok[0]})" if ok else "")
+    name, sub, detail = found.backend, found.subsystem, found.detail or "one it could not name"
+    if sub is None:
+        what = dict(LADDER).get(name)
+        if what:
+            return f"from {what}: {name} is already worse than eager" + (f" ({ok[0]})" if ok else "")
+        if name == "inductor":
+            why = "no pass, lowering or setting the compiler bisector turns off makes it no worse"
+            return f"from inductor's kernels ({'; '.join([why, *ok])})"
+        return f"from the {name} backend itself" + (f" ({ok[0]})" if ok else "")
+    setting = (f"{name}'s setting {detail.split('=')[0]}", "with {}")  # a ConfigChange: detail is field=value
+    what, off = _SUBSYSTEMS.get(sub, setting if found.setting else (f"{name}'s {sub}: {{}}", "without it"))
+    return f"from {what.format(detail)} ({'; '.join([sub, f'{name} is no worse {off.format(detail)}', *ok])})"
+
+
+def _any_worse(suspect: _Suspect, outs: list[Any]) -> bool:
+    """Is any output that was worse in the run worse again in ``outs`` (or missing)?"""
+    for i in suspect.worse:
+        got = outs[i] if i < len(outs) and isinstance(outs[i], torch.Tensor) else None
+        ref = suspect.ref64[i] if suspect.ref64 is not None else None
+        if got is None or judge(got, suspect.eager[i], ref).verdict == "worse_than_eager":
+            return True
+    return False
 
 
 def first_worse_node(suspect: _Suspect, backend: str, settings: dict[str, Any] | None, state: _State) -> str | None:
@@ -369,9 +445,9 @@ def first_worse_node(suspect: _Suspect, backend: str, settings: dict[str, Any] |
     return names[lo]
 
 
-def _node_words(report: CompileReport, graph_id: int | None, name: str | None) -> str | None:
-    """A node of the Dynamo graph in words: ``mul (mul(l_x_, 2.0)), line 12`` (its target and arguments as the FX
-    pane shows them, and its user line)."""
+def _node_words(report: CompileReport, compile_id: str, graph_id: int | None, name: str | None) -> str | None:
+    """A node of the Dynamo graph in words: ``mul (mul(l_x_, 2.0)), line 12, in cpp_fused_mul_relu_0`` (its target
+    and arguments as the FX pane shows them, its user line, and the inductor kernels that compute it)."""
     if name is None:
         return None
     graph = next((g for g in report.graphs if g.id == graph_id), None)
@@ -379,7 +455,18 @@ def _node_words(report: CompileReport, graph_id: int | None, name: str | None) -
     if node is None:
         return name
     args = node.args[:-2] + ")" if node.args.endswith(",)") else node.args
-    return f"{name} ({node.target}{args})" + (f", line {node.line}" if node.line else "")
+    codes = [c for c in report.output_code if c.compile_id == compile_id and c.kind != "backward"]
+    called = [c.kernel for code in codes for c in code.calls if name in c.nodes]  # extern kernels too (extern_kernels.mm)
+    kernels = list(dict.fromkeys(called + [k.name for code in codes for k in code.kernels if name in k.nodes]))
+    return (
+        f"{name} ({node.target}{args})"
+        + (f", line {node.line}" if node.line else "")
+        + (f", in {_names(kernels)}" if kernels else "")
+    )
+
+
+def _location(found: Bisected | None) -> NumericsLocation | None:
+    return NumericsLocation(backend=found.backend, subsystem=found.subsystem, detail=found.detail) if found else None
 
 
 def _names(names: list[str]) -> str:

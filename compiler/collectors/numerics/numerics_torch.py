@@ -2,21 +2,29 @@
 twin, the graph's random ops, copies of a call's inputs, and the random state kept as it was ([Note: numerics]).
 
 Checked on torch 2.13 and 2.15: ``torch.fx.Graph.graph_copy`` and ``GraphModule(root, graph)`` (the copy shares the
-root's attributes, never copies a parameter), ``torch.random.fork_rng``.
+root's attributes, never copies a parameter), ``torch.random.fork_rng``, and torch's compiler bisector
+(``torch._inductor.compiler_bisector``: ``CompilerBisector.do_bisect(fn)`` in process, ``BACKENDS``, its subsystems
+and ``get_config_change``; ``bisect``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
-from collections.abc import Iterator
+import io
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import torch
 import torch.fx
 
 __all__ = [
+    "Bisected",
     "as_float64",
+    "bisect",
+    "bisector_backends",
     "copy_inputs",
     "effect_ops",
     "feeding",
@@ -157,7 +165,10 @@ def inductor_config() -> dict[str, Any]:
 def through_backend(name: str, gm: torch.fx.GraphModule, inputs: list[Any], settings: dict[str, Any] | None = None) -> list[Any]:
     """``gm`` compiled by the backend ``name`` (``aot_eager``, ...: ``lookup_backend``, called as Dynamo calls it, on
     real inputs) with inductor's ``settings`` (``inductor_config()`` when the graph was compiled) and run on copies of
-    ``inputs``: its outputs, flat. Dynamo's counters are put back after (the report's counters stay the run's own)."""
+    ``inputs``: its outputs, flat. Dynamo's counters are put back after (the report's counters stay the run's own).
+    Inductor's and AOTAutograd's caches are neither read nor written (``_no_caches``): an entry of the run's own
+    compile must not stand in for a compile with a pass turned off, and the check's graphs stay out of the user's
+    cache."""
     import torch._inductor.config as config
     import torch.utils._pytree as pytree
     from torch._dynamo.backends.registry import lookup_backend
@@ -165,12 +176,102 @@ def through_backend(name: str, gm: torch.fx.GraphModule, inputs: list[Any], sett
 
     saved = {k: v.copy() for k, v in counters.items()}
     try:
-        with torch.no_grad(), kept_random_state(), config.patch(settings or {}):
+        with torch.no_grad(), kept_random_state(), config.patch(settings or {}), _no_caches():
             compiled = lookup_backend(name)(graph_copy(gm), copy_inputs(tuple(inputs)))
             return list(pytree.tree_leaves(compiled(*copy_inputs(tuple(inputs)))))
     finally:
         counters.clear()
         counters.update(saved)
+
+
+@contextlib.contextmanager
+def _no_caches() -> Iterator[None]:
+    """Inductor's FX graph cache and AOTAutograd's cache off (local and remote) for the check's own compiles."""
+    import torch._functorch.config as functorch_config
+    import torch._inductor.config as config
+
+    off = {k: False for k in ("fx_graph_cache", "fx_graph_remote_cache") if hasattr(config, k)}
+    aot = {k: False for k in ("enable_autograd_cache", "enable_remote_autograd_cache") if hasattr(functorch_config, k)}
+    with config.patch(off), functorch_config.patch(aot):
+        yield
+
+
+@dataclass(frozen=True, slots=True)
+class Bisected:
+    """What torch's compiler bisector found: the first backend of its order whose outputs are worse, and within it
+    the subsystem that, turned off, makes them no worse (``post_grad_passes``; a setting such as
+    ``inductor_emulate_precision_casts``), with the bisector's words for the one application found (a pass's name,
+    ``aten.sigmoid.default`` for a decomposition, a node of inductor's post-grad graph for a lowering) or the
+    setting that helps (``emulate_precision_casts=True``, and ``setting`` is true); the subsystem and detail are None
+    when none was found."""
+
+    backend: str
+    subsystem: str | None
+    detail: str | None
+    setting: bool = False
+
+
+def bisector_backends() -> list[str] | None:
+    """The backends torch's compiler bisector tries, in its order (``eager``, ``aot_eager``,
+    ``aot_eager_decomp_partition``, ..., ``inductor``); None when it cannot run here: not in this torch, or a bisection
+    of the user's own in progress (``TORCH_BISECT_BACKEND``, or ``python -m torch._inductor.compiler_bisector``),
+    whose state the check must not touch."""
+    try:
+        from torch._inductor.compiler_bisector import BACKENDS, BinarySubsystem, CompilerBisector, ConfigChange  # noqa: F401
+    except ImportError:
+        return None
+    needs = ("do_bisect", "get_backend", "get_config_change", "get_subsystem_object")
+    if CompilerBisector.bisection_enabled or not all(hasattr(CompilerBisector, n) for n in needs):
+        return None
+    return list(BACKENDS)
+
+
+def bisect(worse: Callable[[str, dict[str, Any]], bool]) -> Bisected | None:
+    """torch's compiler bisector (``CompilerBisector.do_bisect``), in process, on ``worse(backend, settings)``: is the
+    graph compiled by ``backend`` (with inductor's ``settings`` that the bisector's step asks for, such as
+    ``{"emulate_precision_casts": True}``) still worse than eager? The bisector tries each backend of its order, then
+    within the first worse one turns its subsystems off one at a time (passes, decompositions, lowerings: the
+    bisector's own hooks in torch) and, for one applied many times, bisects its applications. What it prints is
+    kept from the user's output. None when no backend is worse. A ``worse`` that raises stops the search; its
+    exception is raised after the bisector has cleaned up (its state lives in a temporary folder it removes)."""
+    from torch._inductor.compiler_bisector import BinarySubsystem, CompilerBisector, ConfigChange
+
+    failed: list[Exception] = []
+
+    def good() -> bool:
+        if failed:
+            return False  # the bisector then ends at once, without another call
+        backend = CompilerBisector.get_backend() or ""
+        change = (CompilerBisector.get_config_change("inductor") or {}) if backend == "inductor" else {}
+        try:
+            return not worse(backend, change)
+        except Exception as exc:  # noqa: BLE001 - raised below, once the bisector has cleaned up
+            failed.append(exc)
+            return False
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        result = CompilerBisector.do_bisect(good)
+    if failed:
+        raise failed[0]
+    if result is None:
+        return None
+    if result.subsystem is None:
+        return Bisected(result.backend, None, None)
+    subsystem = CompilerBisector.get_subsystem_object(result.backend, result.subsystem)
+    if isinstance(subsystem, ConfigChange):
+        return Bisected(result.backend, result.subsystem, f"{subsystem.config_field}={subsystem.config_value}", True)
+    if isinstance(subsystem, BinarySubsystem):
+        return Bisected(result.backend, result.subsystem, None)
+    return Bisected(result.backend, result.subsystem, _op_name(result.debug_info))
+
+
+def _op_name(debug_info: str | None) -> str | None:
+    """The bisector's words for an op overload (``<OpOverload(op='aten.sigmoid', overload='default')>``) as torch
+    names it elsewhere (``aten.sigmoid.default``); other words as they are."""
+    if not debug_info:
+        return None
+    m = re.fullmatch(r"<OpOverload\(op='([^']+)', overload='([^']+)'\)>", debug_info.strip())
+    return f"{m[1]}.{m[2]}" if m else debug_info.strip()
 
 
 def node_values(gm: torch.fx.GraphModule, inputs: list[Any]) -> dict[str, Any]:

@@ -3,7 +3,9 @@
  * the engine's words (`summary`), then its outputs in a table: the verdict, the largest difference from eager,
  * the compiled and eager values' distances from float64, and why (what a difference no worse than eager is
  * expected from, or why an output or the whole graph was not compared). A button opens the graph in the FX pane, and
- * for a call worse than eager another opens the first node whose compiled value is worse.
+ * for a call worse than eager another opens the first node whose compiled value is worse, and one a kernel that
+ * computes it in the code pane; a line says what torch's compiler bisector found, in its own names
+ * (backend › subsystem › the pass, op, node or setting).
  * Without the option it says how to ask for the check. The header's banner names the graphs worse than eager
  * (header.ts, through numericsModel.ts's `worseChecks`).
  */
@@ -83,6 +85,15 @@ export class NumericsPane extends Pane {
             data: { node }
           })
         );
+        const graph = this.ctx.report.graphs.find(g => g.id === id);
+        for (const ref of graph ? this.ctx.index.kernels.kernelsOfNode(graph, node) : []) {
+          head.appendChild(
+            button(ref.kernel, () => void this.ctx.showKernel(ref), {
+              title: `A kernel that computes ${node}: show it in the inductor code`,
+              data: { kernel: ref.kernel }
+            })
+          );
+        }
       }
     }
     const section = h(
@@ -90,6 +101,17 @@ export class NumericsPane extends Pane {
       { class: 'jp-DynamoExplorer-numericsCheck', data: { compileId: check.compile_id, call: String(check.call) } },
       head
     );
+    const at = check.location;
+    if (at) {
+      const path = [at.backend, at.subsystem, at.detail].filter((x): x is string => !!x).join(' › ');
+      section.appendChild(
+        h('div', {
+          class: 'jp-DynamoExplorer-numericsLocation',
+          title: check.located ?? '',
+          text: `compiler bisector: ${path}`
+        })
+      );
+    }
     if (check.outputs.length > 0) {
       const rows = check.outputs.map(o =>
         h(
