@@ -190,13 +190,24 @@ def test_a_graph_worse_than_eager_is_located_by_backend_and_decomposition(bisect
     sigmoid = torch.ops.aten.sigmoid.default
     planted = {sigmoid: lambda x: 1.001 / (1 + torch.exp(-x))}
     source = "import torch\ndef s(x):\n    return x.sigmoid() * 3\ny = s(torch.randn(32))\n"
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(decomposition, "decompositions", {**decomposition.decompositions, **planted})
-        if bisector == "busy":
-            mp.setattr(CompilerBisector, "bisection_enabled", True)
-            mp.setattr(CompilerBisector, "in_process_cache", "/nonexistent/the-users-bisection")
-        report = run(source, backend="inductor", check_numerics=1).report
-        assert CompilerBisector.in_process_cache == (None if bisector != "busy" else "/nonexistent/the-users-bisection")
+    # the plant must reach every compile of this test, whatever compiled before it in this process: torch caches the
+    # table it hands inductor (fast_random_decomps) and a compile of the same graph may sit in inductor's caches
+    off = {"fx_graph_cache": False}
+    try:
+        with (
+            pytest.MonkeyPatch.context() as mp,
+            torch._inductor.config.patch(off),
+            torch._functorch.config.patch(enable_autograd_cache=False),
+        ):
+            mp.setitem(decomposition.decompositions, sigmoid, planted[sigmoid])
+            decomposition.fast_random_decomps.cache_clear()
+            if bisector == "busy":
+                mp.setattr(CompilerBisector, "bisection_enabled", True)
+                mp.setattr(CompilerBisector, "in_process_cache", "/nonexistent/the-users-bisection")
+            report = run(source, backend="inductor", check_numerics=1).report
+            assert CompilerBisector.in_process_cache == (None if bisector != "busy" else "/nonexistent/the-users-bisection")
+    finally:
+        decomposition.fast_random_decomps.cache_clear()  # torch's table again, without the plant
     assert not CompilerBisector.bisection_enabled, "the bisector is off again after the run"
     assert "isect" not in capsys.readouterr().out, "what the bisector prints stays out of the cell's output"
     (s,) = report["numerics"]["graphs"]
