@@ -29,6 +29,7 @@ __all__ = [
     "cudagraphs_reason",
     "describe_settings",
     "distinct_breaks",
+    "exports_line",
     "failure_what",
     "fixes_line",
     "numerics_line",
@@ -107,8 +108,26 @@ def one_line(report: dict[str, Any]) -> str:
     profiled = profile_line(report)
     if profiled:
         parts.append(profiled)
-    parts += [p for p in (numerics_line(report), try_line(report), fixes_line(report)) if p]
+    parts += [p for p in (numerics_line(report), exports_line(report), try_line(report), fixes_line(report)) if p]
     return "dynamo: " + " · ".join(parts)
+
+
+def exports_line(report: dict[str, Any]) -> str:
+    """``export: 1 failed (Gate at line 6: a guard on a data-dependent value), 1 exported`` (the run's torch.export
+    calls); '' without one."""
+    calls = report.get("exports") or []
+    if not calls:
+        return ""
+    failed = [c for c in calls if c.get("outcome") == "failed"]
+    said = []
+    if failed:
+        first = failed[0]
+        f = first.get("failure") or {}
+        at = f" at line {f['line']}" if f.get("line") else ""
+        said.append(f"{len(failed)} failed ({first.get('module')}{at}: {f.get('what')})")
+    if len(calls) > len(failed):
+        said.append(f"{len(calls) - len(failed)} exported")
+    return "export: " + ", ".join(said)
 
 
 #: --check-numerics' verdicts, worst first, in words (one graph, several)

@@ -146,6 +146,23 @@ def print_summary(report: dict[str, Any], file: IO[str] | None = None, title: st
             colour = {"worse_than_eager": "red", "differs_no_worse": "yellow"}.get(g["verdict"], "dim")
             line(f"  [{colour}]{escape(_one(g['summary']))}[/]")
         _more(line, len(checked), "checked calls")
+    exports = report.get("exports") or []
+    if exports:  # [Note: export calls]: the engine's words, one line a call, and where a failure came from
+        line()
+        line(f"[bold]export[/] ({plural(len(exports), 'call')})")
+        for c in exports[:MAX_ROWS]:
+            f = c.get("failure")
+            line(f"  [{'red' if f else 'dim'}]{escape(_one(c['summary']))}[/]")
+            if f and f.get("code"):
+                line(f"      [dim]line {f['line']}:[/] {escape(_one(f['code']))}")
+            for fix in (f or {}).get("suggested", [])[:3]:
+                line(f"      [dim]suggested fix:[/] {escape(_one(fix))}")
+            for d in (c.get("draft") or [])[:3]:
+                at = f" at line {d['line']}" if d.get("line") else ""
+                line(
+                    f"      [dim]{escape(d['kind'])}{at}:[/] {escape(_one(str(d.get('expr') or d.get('op'))))} assumed {escape(str(d.get('assumed')))}"
+                )
+        _more(line, len(exports), "export calls")
     if report.get("error"):
         err = report["error"]
         line()

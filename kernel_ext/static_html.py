@@ -32,6 +32,7 @@ from compiler.summary import (
     callee_text,
     cudagraphs_line,
     distinct_breaks,
+    exports_line,
     fixes_line,
     format_ms,
     numerics_line,
@@ -140,6 +141,45 @@ def _numerics(report: dict, cell: Cell) -> str:
     lines = "".join(f"<li>{_e(g.get('summary'))}</li>" for g in graphs[:MAX_LINES])
     heads = ["compile", "output", "verdict", "largest difference", "compiled from float64", "eager from float64", "why"]
     return head + f"<ul>{lines}</ul>" + (table(heads, rows, "outputs", MAX_LINES) if rows else "")
+
+
+def _exports(report: dict, cell: Cell) -> str:
+    """The run's torch.export calls: one line a call, a failure's user line and export's suggested fixes, the
+    exported program's signature and ranges in a table ([Note: export calls])."""
+    calls = report.get("exports") or []
+    if not calls:
+        return ""
+    items = []
+    for c in calls[:MAX_LINES]:
+        f = c.get("failure") or {}
+        extra = [f"line {f['line']}: {f['code']}"] if f.get("code") else []
+        extra += [f"suggested fix: {s}" for s in f.get("suggested") or []]
+        extra += [f"{d['kind']}: {d.get('expr') or d.get('op')} assumed {d.get('assumed')}" for d in c.get("draft") or []]
+        sub = "".join(f"<li>{_e(x)}</li>" for x in extra)
+        items.append(f"<li>{_e(c.get('summary'))}" + (f"<ul>{sub}</ul>" if sub else "") + "</li>")
+    rows = [
+        [_e(c.get("module")), _e(s.get("direction")), _e(s.get("kind")), _e(s.get("name")), _e(s.get("target") or "")]
+        for c in calls
+        for s in c.get("signature") or []
+    ]
+    ranges = [
+        [
+            _e(c.get("module")),
+            _e(r.get("symbol")),
+            _e(r.get("dim") or ""),
+            _e(r.get("place") or ""),
+            _e(r.get("min")),
+            _e(r.get("max")),
+        ]
+        for c in calls
+        for r in c.get("ranges") or []
+    ]
+    out = f"<div>{_e(exports_line(report))}</div><ul>{''.join(items)}</ul>"
+    if rows:
+        out += table(["module", "", "kind", "name", "target"], rows, "signature entries", MAX_LINES)
+    if ranges:
+        out += table(["module", "symbol", "Dim", "where", "min", "max"], ranges, "ranges", MAX_LINES)
+    return out
 
 
 def _profile(report: dict, cell: Cell) -> str:
@@ -418,6 +458,7 @@ SUMMARIES: dict[str, Callable[[dict, Cell], str]] = {
     "decisions": _decisions,
     "try-fix": _try_fix,
     "numerics": _numerics,
+    "export": _exports,
     "dispatch": _dispatch,
     "compile-time": _compile_time,
     "fx-graph": graphs_section,

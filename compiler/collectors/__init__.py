@@ -18,6 +18,7 @@ from .ddp_splits import DdpSplitsCollector
 from .decisions.decisions import DecisionsCollector
 from .dispatch_view.dispatch_view import DispatchViewCollector
 from .dynamic_shapes.dynamic_shapes import DynamicShapesCollector
+from .exports.exports import ExportsCollector
 from .fixes import FixesCollector
 from .frames import FramesCollector
 from .fx_graphs import FxGraphsCollector
@@ -59,6 +60,7 @@ REGISTRY: tuple[type[Collector], ...] = (
     FixesCollector,
     TraceStepsCollector,
     NumericsCollector,
+    ExportsCollector,
 )
 
 

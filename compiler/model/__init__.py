@@ -16,6 +16,7 @@ from typing import Any
 
 from ..schema import SCHEMA_VERSION
 from . import kinds
+from .exports import DraftFailure, ExportCall, ExportFailure, ExportInput, ExportRange, ExportSpec
 from .frames import (
     AutomaticDynamic,
     CodeInfo,
@@ -57,6 +58,10 @@ from .kinds import (
     DiagnosticKind,
     DynamicKind,
     EagerGapCause,
+    ExportDirection,
+    ExportFailureKind,
+    ExportMode,
+    ExportOutcome,
     FallbackAction,
     FixKind,
     FixTargetKind,
@@ -141,6 +146,7 @@ __all__ = [
     "DispatchEntry",
     "DispatchFallback",
     "DispatchGuard",
+    "DraftFailure",
     "DynamicKind",
     "DynamoReset",
     "EagerBaseline",
@@ -148,6 +154,15 @@ __all__ = [
     "EagerGapCause",
     "EntryProfile",
     "ErrorInfo",
+    "ExportCall",
+    "ExportDirection",
+    "ExportFailure",
+    "ExportFailureKind",
+    "ExportInput",
+    "ExportMode",
+    "ExportOutcome",
+    "ExportRange",
+    "ExportSpec",
     "FallbackAction",
     "Fix",
     "FixKind",
@@ -248,6 +263,7 @@ class CompileReport:
     #: several ranks' compiles and their first divergence (compiler/ranks.py builds it on the reports' JSON)
     ranks: dict[str, Any] | None = None
     numerics: Numerics | None = None  # --check-numerics (minor 19)
+    exports: list[ExportCall] = field(default_factory=list)  # torch.export calls (minor 21)
     #: ``frame()``'s and ``graphs_of()``'s indexes (``_indexed``); a name with ``_`` is never serialized
     _indexes: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 

@@ -21,6 +21,10 @@ __all__ = [
     "DiagnosticKind",
     "DynamicKind",
     "EagerGapCause",
+    "ExportDirection",
+    "ExportFailureKind",
+    "ExportMode",
+    "ExportOutcome",
     "FallbackAction",
     "FixKind",
     "FixTargetKind",
@@ -94,3 +98,7 @@ CacheStatus = Literal["hit", "miss", "bypass"]
 
 # --- what --check-numerics found (numerics.py) ---
 NumericsVerdict = Literal["matches", "differs_no_worse", "worse_than_eager", "not_comparable"]
+ExportMode = Literal["strict", "non_strict", "draft"]
+ExportOutcome = Literal["exported", "failed"]
+ExportDirection = Literal["input", "output"]
+ExportFailureKind = Literal["data_dependent", "constraint_violation", "unsupported", "user_error", "other"]

@@ -61,6 +61,26 @@ export type NumericsVerdict =
  */
 export type NumericsVerdict1 =
   'matches' | 'differs_no_worse' | 'worse_than_eager' | 'not_comparable';
+/**
+ * How the call traced: strict (through Dynamo), non_strict (Python runs, export traces the tensors), draft (draft_export: non-strict, every failure turned into an assumption and reported).
+ *
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "ExportMode".
+ */
+export type ExportMode = 'strict' | 'non_strict' | 'draft';
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "ExportOutcome".
+ */
+export type ExportOutcome = 'exported' | 'failed';
+/**
+ * data_dependent: a guard (a branch, a size) on a value computed from tensor data; constraint_violation: a Dim's range against what the trace required; unsupported: an op or construct export cannot trace; user_error: a use export refuses.
+ *
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "ExportFailureKind".
+ */
+export type ExportFailureKind =
+  'data_dependent' | 'constraint_violation' | 'unsupported' | 'user_error' | 'other';
 
 /**
  * Everything TorchDynamo did while one notebook cell (or script) ran under Dynamo Explorer. Hand-edited: this file is the contract. Python validates against it (compiler/schema/__init__.py) and the TypeScript types in labextension/src/schema.ts are generated from it. Names reuse Dynamo's own identifiers verbatim (compile ids '0/0', guard kinds, FX ops, graph-break types).
@@ -182,6 +202,10 @@ export interface CompileReport {
    * (minor 19) --check-numerics [N]: each compiled graph's outputs against the same Dynamo graph run eagerly and in float64 ([Note: numerics] in compiler/collectors/numerics/numerics.py). Absent or null without the option.
    */
   numerics?: null | Numerics;
+  /**
+   * (minor 21) Each torch.export call the run made (torch.export.export, strict or not, torch.export.draft_export, torch._dynamo.export), in order, as it was made and how it ended ([Note: export calls] in compiler/collectors/exports/exports.py). Absent or empty without one.
+   */
+  exports?: ExportCall[];
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -2301,6 +2325,201 @@ export interface NumericsLocation {
   detail: string | null;
 }
 /**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "ExportCall".
+ */
+export interface ExportCall {
+  /**
+   * Its place among the run's export calls.
+   */
+  index: number;
+  /**
+   * What was called: 'torch.export.export', 'torch.export.draft_export' or 'torch._dynamo.export'.
+   */
+  api: string;
+  mode: ExportMode;
+  /**
+   * The module's class name (or the function's name) exported.
+   */
+  module: string;
+  /**
+   * The first line of its forward (or the function) in its file.
+   */
+  module_line: number | null;
+  /**
+   * The user's file of the call (a cell's or a script's).
+   */
+  filename: string | null;
+  /**
+   * The user's line that made the call.
+   */
+  line: number | null;
+  inputs: ExportInput[];
+  /**
+   * The dynamic_shapes given, each Dim by its name ('{"x": {0: "batch"}}'); null for none.
+   */
+  dynamic_shapes: string | null;
+  outcome: ExportOutcome;
+  /**
+   * How long the call took.
+   */
+  seconds: number;
+  /**
+   * The call in one line, the engine's words: 'export Gate (non-strict) failed at line 6: a guard on a data-dependent value (GuardOnDataDependentSymNode)'.
+   */
+  summary: string;
+  /**
+   * Why it failed; null when it exported.
+   */
+  failure: null | ExportFailure;
+  /**
+   * The exported program's graph signature, inputs then outputs (empty for a failure, or for torch._dynamo.export, which has none).
+   */
+  signature: ExportSpec[];
+  /**
+   * The exported program's range_constraints.
+   */
+  ranges: ExportRange[];
+  /**
+   * How many nodes the exported graph has.
+   */
+  graph_nodes: number | null;
+  /**
+   * The exported graph's readable code (print_readable).
+   */
+  graph_code: string | null;
+  /**
+   * draft_export's report: each failure it met and what it assumed instead (empty for other calls, or a clean draft).
+   */
+  draft: DraftFailure[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "ExportInput".
+ */
+export interface ExportInput {
+  /**
+   * The parameter of forward it was given for ('x'), or 'args[i]'.
+   */
+  name: string;
+  shape: number[] | null;
+  /**
+   * A tensor's dtype ('float32'), else the value's type name.
+   */
+  dtype: string | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "ExportFailure".
+ */
+export interface ExportFailure {
+  /**
+   * The exception's type as torch names it ('GuardOnDataDependentSymNode').
+   */
+  exception: string;
+  kind: ExportFailureKind;
+  /**
+   * The kind in plain words ('a guard on a data-dependent value').
+   */
+  what: string;
+  /**
+   * The exception's message, its first paragraph.
+   */
+  message: string;
+  /**
+   * The user's file of the innermost user frame the failure came from.
+   */
+  filename: string | null;
+  /**
+   * That frame's line (in forward: 'if x.sum() > 0:'), from the traceback, or in strict mode Dynamo's user stack.
+   */
+  line: number | null;
+  function: string | null;
+  /**
+   * That line's source.
+   */
+  code: string | null;
+  /**
+   * Export's own suggested fixes, as it wrote them ('feat = 8').
+   */
+  suggested: string[];
+  /**
+   * What usually helps with this kind, naming torch's APIs (torch._check, torch.cond, Dim.AUTO, draft_export).
+   */
+  remedies: string[];
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "ExportSpec".
+ */
+export interface ExportSpec {
+  direction: 'input' | 'output';
+  /**
+   * torch's InputKind or OutputKind name: PARAMETER, BUFFER, USER_INPUT, CONSTANT_TENSOR, CUSTOM_OBJ, TOKEN; USER_OUTPUT, BUFFER_MUTATION, USER_INPUT_MUTATION, LOSS_OUTPUT, GRADIENT_TO_PARAMETER, ...
+   */
+  kind: string;
+  /**
+   * The graph's placeholder or output name ('p_w', 'x').
+   */
+  name: string;
+  /**
+   * The module's attribute it stands for ('w'), for parameters, buffers and their mutations.
+   */
+  target: string | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "ExportRange".
+ */
+export interface ExportRange {
+  /**
+   * The symbol as the graph names it ('s77', 'u0').
+   */
+  symbol: string;
+  /**
+   * The name of the Dim the user gave for it ('batch'), or 'Dim.AUTO' / 'Dim.DYNAMIC'.
+   */
+  dim: string | null;
+  /**
+   * Where it is: an input's dimension ('x.shape[0]').
+   */
+  place: string | null;
+  min: number | null;
+  /**
+   * null: no upper bound.
+   */
+  max: number | null;
+}
+/**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "DraftFailure".
+ */
+export interface DraftFailure {
+  /**
+   * draft_export's FailureType name: DATA_DEPENDENT_ERROR, GUARD_ADDED, MISSING_FAKE_KERNEL, MISMATCHED_FAKE_KERNEL.
+   */
+  kind: string;
+  /**
+   * The expression it could not decide ('Eq(u0, 1)').
+   */
+  expr: string | null;
+  /**
+   * What it assumed for it and traced with ('False'), asserted in the graph.
+   */
+  assumed: string | null;
+  /**
+   * The op of a missing or mismatched fake kernel.
+   */
+  op: string | null;
+  filename: string | null;
+  /**
+   * The user's line it happened at.
+   */
+  line: number | null;
+  code: string | null;
+  occurrences: number | null;
+}
+/**
  * The stored form of a big report (minor 4; compiler/encoding.py, labextension/src/model/encoding.ts): a notebook output or a standalone page whose report's JSON is larger than compiler.encoding.ENCODE_ABOVE bytes holds this instead of the report. The MIME type is the same; readers tell the two apart by `encoding`.
  *
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -2330,7 +2549,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 20 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 21 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";
@@ -2339,7 +2558,7 @@ export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";
 export const SUPPORTED_MAJORS: readonly number[] = [1];
 
 /** The panes of the report view, in display order: their `data-pane` names (x-dynamo-explorer.panes). */
-export const PANES = ["header", "profile", "frames", "source", "original-bytecode", "modified-bytecode", "guards", "graph-breaks", "trace-steps", "decisions", "try-fix", "numerics", "dispatch", "compile-time", "fx-graph", "code"] as const;
+export const PANES = ["header", "profile", "frames", "source", "original-bytecode", "modified-bytecode", "guards", "graph-breaks", "trace-steps", "decisions", "try-fix", "numerics", "export", "dispatch", "compile-time", "fx-graph", "code"] as const;
 
 /** The name of a pane (its `data-pane` attribute). */
 export type PaneName = (typeof PANES)[number];
@@ -2358,6 +2577,7 @@ export const PANE_TITLES: Readonly<Record<PaneName, string>> = {
   "decisions": "Inline / skip decisions",
   "try-fix": "Try a fix",
   "numerics": "Numerics",
+  "export": "Export",
   "dispatch": "Dispatch",
   "compile-time": "Compile time",
   "fx-graph": "FX graph",

@@ -70,6 +70,46 @@ t = g(torch.randn(2, 32), torch.randn(32, 8))
 """
 
 
+# issue 43: a cell that exports (scope watch): a non-strict failure on a data-dependent branch, a dynamic success
+# (a Dim, a parameter, a buffer the forward changes), and draft_export assuming a data-dependent condition
+EXPORTS = """import torch
+from torch.export import Dim
+
+
+class Gate(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x * 2
+        return x - 1
+
+
+class Scale(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.ones(8))
+        self.register_buffer("n", torch.zeros(1))
+
+    def forward(self, x):
+        self.n.add_(1)
+        return (x * self.w).relu().sum(-1)
+
+
+class Pick(torch.nn.Module):
+    def forward(self, x, n):
+        if n.item() > 2:
+            return x * 2
+        return x + 1
+
+
+try:
+    torch.export.export(Gate(), (torch.randn(4),))
+except Exception as e:
+    failed = type(e).__name__
+ep = torch.export.export(Scale(), (torch.randn(4, 8),), dynamic_shapes={"x": {0: Dim("batch", min=2, max=64)}})
+draft = torch.export.draft_export(Pick(), (torch.randn(8), torch.tensor(3)))
+"""
+
+
 CASES: dict[str, dict[str, Any]] = {
     "toy_example": {"source": TOY_EXAMPLE, "options": {"backend": "eager"}},
     # --profile and --compare-eager on the toy_example ([Note: profile], [Note: eager baseline])
@@ -233,6 +273,7 @@ CASES: dict[str, dict[str, Any]] = {
     # issue 42: --check-numerics with real inductor: a planted post-grad pass (worse than eager), bfloat16 (differs,
     # no worse than eager against float64), dropout (not compared), a plain graph (matches)
     "numerics": {"source": NUMERICS, "options": {"backend": "inductor", "check_numerics": 1}},
+    "exports": {"source": EXPORTS, "options": {}},
 }
 
 
@@ -323,5 +364,17 @@ def skeleton(report: dict[str, Any]) -> dict[str, Any]:
         "numerics": [
             [g["compile_id"], g["call"], g["verdict"], [o["verdict"] for o in g["outputs"]], g.get("location")]
             for g in (report.get("numerics") or {}).get("graphs", [])
+        ],
+        "exports": [
+            [
+                c["mode"],
+                c["module"],
+                c["outcome"],
+                (c.get("failure") or {}).get("kind"),
+                (c.get("failure") or {}).get("line"),
+                [[r["dim"], r["min"], r["max"]] for r in c.get("ranges") or []],
+                [[d["kind"], d["line"], d["assumed"]] for d in c.get("draft") or []],
+            ]
+            for c in report.get("exports") or []
         ],
     }

@@ -14,6 +14,7 @@ import { CodePane } from './code';
 import { CompileTimePane } from './compileTime';
 import { DecisionsPane } from './decisions';
 import { DispatchViewPane } from './dispatchView';
+import { ExportPane } from './export';
 import { FramesPane } from './frames';
 import { FxGraphPane } from './fxGraph';
 import { GraphBreaksPane } from './graphBreaks';
@@ -66,6 +67,7 @@ const ENTRIES: { readonly [K in PaneName]: Omit<IPaneEntry, 'name'> } = {
   decisions: { slot: 'main', create: ctx => new DecisionsPane(ctx) },
   'try-fix': { slot: 'main', create: ctx => new TryFixPane(ctx) },
   numerics: { slot: 'main', create: ctx => new NumericsPane(ctx) },
+  export: { slot: 'main', create: ctx => new ExportPane(ctx) },
   dispatch: { slot: 'main', create: ctx => new DispatchViewPane(ctx) },
   'compile-time': { slot: 'main', create: ctx => new CompileTimePane(ctx) },
   'fx-graph': { slot: 'main', create: ctx => new FxGraphPane(ctx) },

@@ -11,6 +11,20 @@ import { lineColourClass } from '../linking';
 import { PANE_TITLES, type Frame, type GraphBreak, type Guard } from '../../schema';
 import { Pane } from './pane';
 
+/** A gutter mark: what it marks (its CSS modifier and `data-mark`), its glyph and its tooltip. */
+interface IMark {
+  kind: 'break' | 'guard' | 'error' | 'export';
+  text: string;
+  title: string;
+}
+
+/** How one row is drawn. */
+interface IRow {
+  marks: IMark[];
+  classes: string[];
+  key: string | null;
+}
+
 /**
  * The source pane.
  */
@@ -22,10 +36,35 @@ export class SourcePane extends Pane {
     super(ctx, 'source');
   }
 
-  /** No frame: the placeholder, no rows. */
-  protected renderNoFrame(): void {
+  /**
+   * No frame (a cell in which Dynamo compiled nothing, an export's cell): the cell itself, its exception and the
+   * lines where an export failed marked; the placeholder when the report has no cell source.
+   */
+  protected async renderNoFrame(): Promise<void> {
     this._reset();
-    super.renderNoFrame();
+    const { report } = this.ctx;
+    const text = report.cell.source;
+    if (!text) {
+      super.renderNoFrame();
+      return;
+    }
+    this.title.textContent = `${PANE_TITLES.source} (cell)`;
+    const lines = await this._highlighted(text);
+    if (this.frame !== null) {
+      return;
+    }
+    const marks = this._exportMarks();
+    const mark = (line: number, m: IMark): void => void marks.set(line, [...(marks.get(line) ?? []), m]);
+    const error = report.error;
+    if (error && error.line !== null && error.compile_id === null) {
+      mark(error.line, { kind: 'error', text: '✖', title: `${error.type}: ${error.message}` });
+    }
+    this.body.appendChild(
+      this._table(lines, 1, lineno => {
+        const here = marks.get(lineno) ?? [];
+        return { marks: here, key: here.length > 0 ? `cell:${lineno}` : null, classes: [] };
+      })
+    );
   }
 
   /**
@@ -75,75 +114,93 @@ export class SourcePane extends Pane {
       frame.code.in_cell && error && (error.compile_id === null || error.compile_id === frame.compile_id)
         ? error.line
         : null;
-    const table = h('div', { class: 'jp-DynamoExplorer-lines jp-DynamoExplorer-sourceLines' });
-    lines.forEach((line, i) => {
-      const lineno = firstLine + i;
-      const gutter = h('span', { class: 'jp-DynamoExplorer-gutter' });
+    const exportMarks = frame.code.in_cell ? this._exportMarks() : new Map<number, IMark[]>();
+    const table = this._table(lines, firstLine, lineno => {
       const gbs = breaks.get(lineno);
       const gs = guards.get(lineno);
+      const marks: IMark[] = [];
+      const classes: string[] = [];
       if (gbs) {
-        gutter.appendChild(
-          h('span', {
-            class: 'jp-DynamoExplorer-mark jp-DynamoExplorer-mark-break',
-            text: '●',
-            title: gbs.map(gb => `graph break: ${gb.gb_type}: ${gb.reason}`).join('\n'),
-            data: { mark: 'break' }
-          })
-        );
+        const title = gbs.map(gb => `graph break: ${gb.gb_type}: ${gb.reason}`).join('\n');
+        marks.push({ kind: 'break', text: '●', title });
+        classes.push('jp-mod-break');
       }
       if (gs) {
-        gutter.appendChild(
-          h('span', {
-            class: 'jp-DynamoExplorer-mark jp-DynamoExplorer-mark-guard',
-            text: 'G',
-            title: gs.map(g => `${g.type} ${g.source}`).join('\n'),
-            data: { mark: 'guard' }
-          })
-        );
+        marks.push({ kind: 'guard', text: 'G', title: gs.map(g => `${g.type} ${g.source}`).join('\n') });
+        classes.push('jp-mod-guarded');
       }
       if (errorLine === lineno) {
-        gutter.appendChild(
-          h('span', {
-            class: 'jp-DynamoExplorer-mark jp-DynamoExplorer-mark-error',
-            text: '✖',
-            title: `${error!.type}: ${error!.message}`,
-            data: { mark: 'error' }
-          })
-        );
+        marks.push({ kind: 'error', text: '✖', title: `${error!.type}: ${error!.message}` });
       }
-      const code = h('span', { class: 'jp-DynamoExplorer-lineCode' });
-      appendLine(code, line);
-      const row = h(
-        'div',
-        { class: 'jp-DynamoExplorer-row', data: { line: String(lineno) } },
-        gutter,
-        h('span', { class: 'jp-DynamoExplorer-lineno', text: String(lineno) }),
-        code
-      );
+      marks.push(...(exportMarks.get(lineno) ?? []));
       const key = ownKey(lineno);
       if (codeLines.has(lineno)) {
-        row.classList.add(lineColourClass(lineno));
-        this.link(row, key);
-      } else if (gbs || gs) {
-        this.link(row, key);
+        classes.push(lineColourClass(lineno));
       }
-      if (gbs) {
-        row.classList.add('jp-mod-break');
-      }
-      if (gs) {
-        row.classList.add('jp-mod-guarded');
-      }
-      if (errorLine === lineno) {
-        row.classList.add('jp-mod-error');
-      }
-      this._rows.set(lineno, row);
-      table.appendChild(row);
+      return { marks, classes, key: codeLines.has(lineno) || marks.length > 0 ? key : null };
     });
     this.body.appendChild(table);
     const first = this._rows.get(frame.code.firstlineno);
     if (first) {
       scrollIntoPane(this.body, first);
     }
+  }
+
+  /** The cell lines where an export call of the run failed, each with its mark. */
+  private _exportMarks(): Map<number, IMark[]> {
+    const { report, index } = this.ctx;
+    const marks = new Map<number, IMark[]>();
+    for (const call of report.exports ?? []) {
+      const f = call.failure;
+      if (f && f.line !== null && index.lineKey(f.filename, f.line) === `cell:${f.line}`) {
+        const m: IMark = { kind: 'export', text: 'E', title: `${call.api} failed: ${f.exception}: ${f.what}` };
+        marks.set(f.line, [...(marks.get(f.line) ?? []), m]);
+      }
+    }
+    return marks;
+  }
+
+  /**
+   * The rows of a text from `firstLine` on: each with its gutter marks, its classes and the line key it links
+   * under (none: not linked), as `row(lineno)` says; an error mark also marks the row.
+   */
+  private _table(lines: Line[], firstLine: number, row: (lineno: number) => IRow): HTMLElement {
+    const table = h('div', { class: 'jp-DynamoExplorer-lines jp-DynamoExplorer-sourceLines' });
+    lines.forEach((line, i) => {
+      const lineno = firstLine + i;
+      const { marks, classes, key } = row(lineno);
+      const gutter = h(
+        'span',
+        { class: 'jp-DynamoExplorer-gutter' },
+        ...marks.map(m =>
+          h('span', {
+            class: `jp-DynamoExplorer-mark jp-DynamoExplorer-mark-${m.kind}`,
+            text: m.text,
+            title: m.title,
+            data: { mark: m.kind }
+          })
+        )
+      );
+      const code = h('span', { class: 'jp-DynamoExplorer-lineCode' });
+      appendLine(code, line);
+      const el = h(
+        'div',
+        { class: 'jp-DynamoExplorer-row', data: { line: String(lineno) } },
+        gutter,
+        h('span', { class: 'jp-DynamoExplorer-lineno', text: String(lineno) }),
+        code
+      );
+      el.classList.add(...classes);
+      if (marks.some(m => m.kind === 'error')) {
+        el.classList.add('jp-mod-error');
+      }
+      if (key !== null) {
+        this.link(el, key);
+      }
+      this._rows.set(lineno, el);
+      table.appendChild(el);
+    });
+    return table;
   }
 
   /** Forget the rows drawn and empty the body. */

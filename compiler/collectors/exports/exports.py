@@ -1,0 +1,190 @@
+"""Collector for the run's ``torch.export`` calls: each call, how it ended, and what export saw, failed on or assumed.
+
+[Note: export calls] ``torch.export`` is Dynamo's other way in; code that exports is code that compiles itself
+(``self_compile.ENTRY_POINTS``), so the run watches it and adds nothing ([Note: watch scope] in calls.py). For the run,
+torch's export entry points are wrapped (``exports_torch.watched``: ``torch.export._trace._export``, which
+``torch.export.export`` looks up when called, ``torch.export._draft_export.draft_export``, ``torch._dynamo.export``)
+and put back after. A wrapper makes each call exactly as it came and hands its result back, or lets its exception
+go on as it is; in between it notes the call (its API and mode, the module and where its ``forward`` is, the
+user's line of the call, each input's shape and dtype, the ``dynamic_shapes`` with each ``Dim`` by name) and reads
+what it gave at once, keeping nothing of the user's: for an ``ExportedProgram`` its graph signature (torch's
+``InputKind`` / ``OutputKind`` names), ``range_constraints`` with the ``Dim`` and input dimension of each symbol, its
+graph's code; for ``draft_export`` its report (each failure, the expression and what it assumed, the user's line);
+for a failure its exception classified (``exports_torch.classify``: a guard on a data-dependent value, a
+constraint violation, an unsupported op or construct), the user's innermost frame (the traceback's in non-strict
+mode, Dynamo's user stack in strict mode) and export's own suggested fixes. An export inside another (strict export
+calls ``torch._dynamo.export``) is the outer one's. Strict mode's Dynamo compiles are reported as frames like any
+compile the run watches.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import torch
+
+from ...model import (
+    CompileReport,
+    DraftFailure,
+    ExportCall,
+    ExportFailure,
+    ExportInput,
+    ExportRange,
+    ExportSpec,
+)
+from ..base import CaptureContext, Collector
+from .exports_torch import Call, draft_failures, program_parts, watched
+
+__all__ = ["FAILURE_WORDS", "ExportsCollector", "summary_line"]
+
+#: each kind of failure in words, and what usually helps (torch's APIs by name)
+FAILURE_WORDS: dict[str, tuple[str, list[str]]] = {
+    "data_dependent": (
+        "a guard on a data-dependent value",
+        [
+            "torch._check(...) on the value before it is used, to tell export what holds",
+            "torch.cond(pred, true_fn, false_fn) for a branch on tensor data, which keeps both branches",
+            "torch.export.draft_export to trace on with an assumption and a report of each",
+        ],
+    ),
+    "constraint_violation": (
+        "a Dim's range against what the trace required",
+        [
+            "the suggested fixes above: a narrower range, or the value the trace specialized to",
+            "Dim.AUTO (or Dim.DYNAMIC) instead of a named Dim, to let export infer the range",
+        ],
+    ),
+    "unsupported": (
+        "an op or construct export cannot trace",
+        [
+            "torch.library.register_fake for a custom op without a fake kernel",
+            "torch.export.draft_export to list every such failure at once",
+            "strict=False (non-strict mode runs the Python as Python)",
+        ],
+    ),
+    "user_error": ("a use export refuses", []),
+    "other": ("an error while exporting", []),
+}
+
+
+class ExportsCollector(Collector):
+    name = "exports"
+    requires = ()
+
+    def __init__(self) -> None:
+        self.calls: list[ExportCall] = []
+
+    @contextlib.contextmanager
+    def install(self, ctx: CaptureContext) -> Iterator[None]:
+        self.calls = []
+        with watched(self._record):
+            yield
+
+    def _record(self, call: Call) -> None:
+        """One export call, read at once (its program is the user's: never kept)."""
+        try:
+            self.calls.append(_export_call(len(self.calls), call))
+        except Exception as exc:  # noqa: BLE001 - the user's export call goes on as it was
+            self.calls.append(
+                ExportCall(
+                    index=len(self.calls),
+                    api=call.api,
+                    mode=call.mode,  # type: ignore[arg-type]
+                    module=call.module,
+                    module_line=call.module_line,
+                    filename=call.filename,
+                    line=call.line,
+                    inputs=[],
+                    dynamic_shapes=None,
+                    outcome="failed" if call.failure else "exported",
+                    seconds=round(call.seconds, 4),
+                    summary=f"export {call.module}: not read ({type(exc).__name__}: {exc})",
+                )
+            )
+
+    def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+        report.exports = self.calls
+        self.calls = []
+
+
+def _export_call(index: int, call: Call) -> ExportCall:
+    program = call.program
+    parts: dict[str, Any] = {}
+    draft: list[dict[str, Any]] = []
+    if isinstance(program, torch.export.ExportedProgram):
+        parts = program_parts(program, call.dynamic_shapes)
+        draft = draft_failures(program)
+    elif isinstance(program, torch.fx.GraphModule):  # torch._dynamo.export: a graph module, no signature
+        parts = {"signature": [], "ranges": [], "nodes": len(program.graph.nodes), "code": str(program.code)}
+    failure = None
+    if call.failure is not None:
+        f = call.failure
+        what, remedies = FAILURE_WORDS[f.kind]
+        failure = ExportFailure(
+            exception=f.exception,
+            kind=f.kind,  # type: ignore[arg-type]
+            what=what,
+            message=f.message,
+            filename=f.filename,
+            line=f.line,
+            function=f.function,
+            code=f.code,
+            suggested=f.suggested,
+            remedies=remedies,
+        )
+    out = ExportCall(
+        index=index,
+        api=call.api,
+        mode=call.mode,  # type: ignore[arg-type]
+        module=call.module,
+        module_line=call.module_line,
+        filename=call.filename,
+        line=call.line,
+        inputs=[ExportInput(name=n, shape=s, dtype=d) for n, s, d in call.inputs],
+        dynamic_shapes=json.dumps(call.dynamic_shapes) if call.dynamic_shapes is not None else None,
+        outcome="failed" if failure else "exported",
+        seconds=round(call.seconds, 4),
+        summary="",
+        failure=failure,
+        signature=[ExportSpec(direction=d, kind=k, name=n, target=t) for d, k, n, t in parts.get("signature", [])],
+        ranges=[ExportRange(symbol=s, dim=dim, place=p, min=lo, max=hi) for s, dim, p, lo, hi in parts.get("ranges", [])],
+        graph_nodes=parts.get("nodes"),
+        graph_code=parts.get("code"),
+        draft=[DraftFailure(**d) for d in draft],
+    )
+    out.summary = summary_line(out)
+    return out
+
+
+_MODES = {"strict": "strict", "non_strict": "non-strict", "draft": "draft"}
+
+
+def summary_line(call: ExportCall) -> str:
+    """One line a call: ``export Gate (non-strict, line 12) failed at line 6: a guard on a data-dependent value
+    (GuardOnDataDependentSymNode)``; ``export Scale (non-strict, line 17): 9 nodes, 3 inputs (1 user), s77 in
+    [2, 64]``; ``draft_export Gate: 1 assumption (DATA_DEPENDENT_ERROR at line 6)``."""
+    verb = {"torch.export.draft_export": "draft_export", "torch._dynamo.export": "torch._dynamo.export"}.get(call.api, "export")
+    head = f"{verb} {call.module} ({_MODES[call.mode]}" + (f", line {call.line})" if call.line else ")")
+    f = call.failure
+    if f is not None:
+        at = f" at line {f.line}" if f.line else ""
+        return f"{head} failed{at}: {f.what} ({f.exception})"
+    inputs = [s for s in call.signature if s.direction == "input"]
+    users = sum(1 for s in inputs if s.kind == "USER_INPUT")
+    bits = [f"{call.graph_nodes} nodes"] if call.graph_nodes is not None else []
+    if inputs:
+        bits.append(f"{len(inputs)} input{'s' if len(inputs) != 1 else ''} ({users} user)")
+    bits += [f"{r.symbol} in [{_end(r.min, '-inf')}, {_end(r.max, 'inf')}]" for r in call.ranges[:3]]
+    if call.draft:
+        n = len(call.draft)
+        first = call.draft[0]
+        at = f" at line {first.line}" if first.line else ""
+        bits.append(f"{n} failure{'s' if n != 1 else ''} in its report ({first.kind}{at})")
+    return f"{head}: " + ", ".join(bits) if bits else f"{head}: exported"
+
+
+def _end(bound: int | None, none: str) -> str:
+    return none if bound is None else str(bound)

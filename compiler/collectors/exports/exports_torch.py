@@ -1,0 +1,382 @@
+"""What the export collector asks of torch ([Note: export calls] in ``exports.py``): its export entry points
+watched for the run, an ``ExportedProgram`` read (signature, ranges, graph), a failure classified, and
+``draft_export``'s report read.
+
+Checked on torch 2.13 and 2.15: ``torch.export.export`` imports ``torch.export._trace._export`` when called, and
+``torch.export.draft_export`` imports ``torch.export._draft_export.draft_export`` when called (so a name the user
+bound before the run, ``from torch.export import export``, still reaches the watched function); strict export calls
+``torch._dynamo.export`` inside (not counted twice); ``ExportedProgram.graph_signature.input_specs`` /
+``output_specs`` (``InputKind`` / ``OutputKind``), ``range_constraints`` (symbol -> ``ValueRanges``),
+``ep._report`` (``DraftExportReport``: ``failures`` of ``FailureReport(failure_type, data)``, ``str_to_filename``),
+``torch._logging.structured.INTERN_TABLE``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from ...user_code import is_user_file
+
+__all__ = ["Call", "Failure", "classify", "draft_failures", "program_parts", "watched"]
+
+
+@dataclass(slots=True)
+class Failure:
+    """A failed export, read off its exception: its type, kind, message, the user's frame, export's suggestions."""
+
+    exception: str
+    kind: str
+    message: str
+    filename: str | None = None
+    line: int | None = None
+    function: str | None = None
+    code: str | None = None
+    suggested: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Call:
+    """One export call as it was made: which API, in which mode, of what, from where, and how it ended."""
+
+    api: str
+    mode: str
+    module: str
+    module_filename: str | None
+    module_line: int | None
+    filename: str | None
+    line: int | None
+    inputs: list[tuple[str, list[int] | None, str | None]]
+    dynamic_shapes: Any
+    seconds: float = 0.0
+    program: Any = None  # the ExportedProgram: read at once (``program_parts``), never kept
+    failure: Failure | None = None
+    parts: dict[str, Any] = field(default_factory=dict)
+
+
+_local = threading.local()  # depth of watched export calls on this thread: an export inside one is not another
+
+
+@contextlib.contextmanager
+def watched(record: Callable[[Call], None]) -> Iterator[None]:
+    """torch's export entry points, each wrapped for the run so that every call is handed to ``record`` (after it
+    returned or raised; its result and exception are the call's own, untouched), and put back after. A wrapper that
+    outlives the run (a module that bound one while the run was on) only passes calls through."""
+    import torch._dynamo
+    import torch._dynamo.eval_frame as eval_frame
+    import torch.export._draft_export as draft_module  # imported first: it binds _trace._export, which stays torch's
+    import torch.export._trace as trace_module
+
+    live = [record]  # emptied when the run ends
+
+    def recording(call: Call) -> None:
+        if live:
+            live[0](call)
+
+    patched = [
+        (trace_module, "_export", _wrap(trace_module._export, recording, "torch.export.export")),
+        (draft_module, "draft_export", _wrap(draft_module.draft_export, recording, "torch.export.draft_export")),
+        (torch._dynamo, "export", _wrap_dynamo(torch._dynamo.export, recording)),
+        (eval_frame, "export", _wrap_dynamo(eval_frame.export, recording)),
+    ]
+    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in patched]
+    try:
+        for owner, name, wrapper in patched:
+            setattr(owner, name, wrapper)
+        yield
+    finally:
+        live.clear()
+        for owner, name, original in saved:
+            setattr(owner, name, original)
+
+
+def _wrap(fn: Callable[..., Any], record: Callable[[Call], None], api: str) -> Callable[..., Any]:
+    """``fn`` (``_trace._export`` or ``draft_export``: ``mod, args, kwargs``, ``dynamic_shapes``, ``strict``), whose
+    calls are made exactly as they come and recorded."""
+    import inspect
+
+    signature = inspect.signature(fn)
+
+    def export(*a: Any, **k: Any) -> Any:
+        if getattr(_local, "depth", 0):
+            return fn(*a, **k)
+        try:
+            bound = signature.bind(*a, **k)
+            bound.apply_defaults()
+            given = bound.arguments
+        except TypeError:  # torch raises its own error for the call as it is
+            return fn(*a, **k)
+        mode = "draft" if api.endswith("draft_export") else ("strict" if given.get("strict") else "non_strict")
+        try:
+            call = _call(api, mode, given.get("mod"), given.get("args"), given.get("kwargs"), given.get("dynamic_shapes"))
+        except Exception:  # noqa: BLE001 - an input the wrapper cannot describe: the call is made, unrecorded
+            return fn(*a, **k)
+        return _made(call, record, lambda: fn(*a, **k))
+
+    export.__wrapped__ = fn  # type: ignore[attr-defined]
+    return export
+
+
+def _wrap_dynamo(fn: Callable[..., Any], record: Callable[[Call], None]) -> Callable[..., Any]:
+    """``torch._dynamo.export(f, ...)`` returns the function that exports when called: that call is recorded."""
+
+    def export(f: Any, *extra: Any, **kw: Any) -> Any:
+        inner = fn(f, *extra, **kw)
+        if getattr(_local, "depth", 0) or not callable(inner):
+            return inner
+
+        def exporting(*args: Any, **kwargs: Any) -> Any:
+            if getattr(_local, "depth", 0):
+                return inner(*args, **kwargs)
+            try:
+                call = _call("torch._dynamo.export", "strict", f, args, kwargs, kw.get("dynamic_shapes"))
+            except Exception:  # noqa: BLE001 - as in _wrap
+                return inner(*args, **kwargs)
+            return _made(call, record, lambda: inner(*args, **kwargs))
+
+        return exporting
+
+    export.__wrapped__ = fn  # type: ignore[attr-defined]
+    return export
+
+
+def _made(call: Call, record: Callable[[Call], None], make: Callable[[], Any]) -> Any:
+    """Make the export call (its exception raised as it is), then hand what it was to ``record``."""
+    _local.depth = getattr(_local, "depth", 0) + 1
+    started = time.perf_counter()
+    try:
+        result = make()
+    except BaseException as exc:
+        call.seconds = time.perf_counter() - started
+        try:
+            call.failure = classify(exc)
+        except Exception:  # noqa: BLE001 - the user's exception goes on as it is, whatever reading it did
+            call.failure = Failure(type(exc).__name__, "other", _first_paragraph(str(exc)))
+        record(call)
+        raise
+    finally:
+        _local.depth -= 1
+    call.seconds = time.perf_counter() - started
+    call.program = result if isinstance(result, torch.export.ExportedProgram) else getattr(result, "graph_module", None)
+    record(call)
+    call.program = None
+    return result
+
+
+def _call(api: str, mode: str, mod: Any, args: Any, kwargs: Any, dynamic_shapes: Any) -> Call:
+    filename, line = _caller()
+    target = getattr(mod, "forward", mod) if isinstance(mod, torch.nn.Module) else mod
+    code = getattr(target, "__code__", None)
+    names = _parameter_names(target)
+    flat = list(args) if isinstance(args, (tuple, list)) else [args]
+    inputs = [(names[i] if i < len(names) else f"args[{i}]", *_describe(a)) for i, a in enumerate(flat)]
+    inputs += [(str(k), *_describe(v)) for k, v in (kwargs or {}).items()]
+    return Call(
+        api=api,
+        mode=mode,
+        module=type(mod).__name__ if isinstance(mod, torch.nn.Module) else getattr(mod, "__qualname__", repr(mod)),
+        module_filename=code.co_filename if code else None,
+        module_line=code.co_firstlineno if code else None,
+        filename=filename,
+        line=line,
+        inputs=inputs,
+        dynamic_shapes=_spec_names(dynamic_shapes),
+    )
+
+
+def _caller() -> tuple[str | None, int | None]:
+    """The user's line that made the export call: the innermost frame of a user file outside this module."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if is_user_file(frame.f_code.co_filename) and frame.f_code.co_filename != __file__:
+            return frame.f_code.co_filename, frame.f_lineno
+        frame = frame.f_back  # type: ignore[assignment]
+    return None, None
+
+
+def _parameter_names(fn: Any) -> list[str]:
+    import inspect
+
+    try:
+        return [
+            p.name for p in inspect.signature(fn).parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
+    except (TypeError, ValueError):
+        return []
+
+
+def _describe(value: Any) -> tuple[list[int] | None, str | None]:
+    if isinstance(value, torch.Tensor):
+        return [int(s) for s in value.shape], str(value.dtype).removeprefix("torch.")
+    return None, type(value).__name__
+
+
+def _spec_names(spec: Any) -> Any:
+    """The ``dynamic_shapes`` the user gave, each ``Dim`` as its name (``{"x": {0: "batch"}}``): nothing of theirs
+    kept."""
+    from torch.export.dynamic_shapes import _DimHint
+
+    if isinstance(spec, dict):
+        return {str(k): _spec_names(v) for k, v in spec.items()}
+    if isinstance(spec, (list, tuple)):
+        return [_spec_names(v) for v in spec]
+    if isinstance(spec, _DimHint):
+        return f"Dim.{getattr(spec, 'type', spec)}".replace("_DimHintType.", "")
+    if spec is None or isinstance(spec, (int, str)):
+        return spec
+    return getattr(spec, "__name__", str(spec))
+
+
+#: the kinds of a failed export, by the exception torch raised (a subclass before its base)
+_KINDS = (
+    ("torch.fx.experimental.symbolic_shapes.GuardOnDataDependentSymNode", "data_dependent"),
+    ("torch.fx.experimental.symbolic_shapes.ConstraintViolationError", "constraint_violation"),
+    ("torch._subclasses.fake_tensor.UnsupportedOperatorException", "unsupported"),
+    ("torch._subclasses.fake_tensor.DynamicOutputShapeException", "unsupported"),
+    ("torch._dynamo.exc.Unsupported", "unsupported"),
+    ("torch._dynamo.exc.UserError", "user_error"),
+)
+
+
+def classify(exc: BaseException) -> Failure:
+    """A failed export in words: the exception's type, its kind (``data_dependent``: a guard on a data-dependent
+    value; ``constraint_violation``: a ``Dim``'s range against what the trace required; ``unsupported``: an op or
+    construct export cannot trace; ``user_error``; ``other``), its message's first paragraph, the user's innermost
+    frame (the traceback's, or for strict mode Dynamo's ``real_stack``), and export's own suggested fixes."""
+    text = str(exc)
+    kind = next((k for path, k in _KINDS if _isinstance(exc, path)), "other")
+    if kind in ("unsupported", "user_error") and "Constraints violated" in text:
+        kind = "constraint_violation"
+    elif kind == "unsupported" and "data-dependent" in text.lower():
+        kind = "data_dependent"
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if is_user_file(f.filename) and f.filename != __file__]
+    real = [f for f in getattr(exc, "real_stack", None) or [] if is_user_file(f.filename)]
+    frame = (real or frames or [None])[-1]
+    return Failure(
+        exception=type(exc).__name__,
+        kind=kind,
+        message=_first_paragraph(text),
+        filename=frame.filename if frame else None,
+        line=frame.lineno if frame else None,
+        function=frame.name if frame else None,
+        code=(frame.line or None) if frame else None,
+        suggested=_suggested(text),
+    )
+
+
+def _isinstance(exc: BaseException, path: str) -> bool:
+    module, _, name = path.rpartition(".")
+    cls = getattr(sys.modules.get(module), name, None)
+    return isinstance(cls, type) and isinstance(exc, cls)
+
+
+def _first_paragraph(text: str) -> str:
+    para = text.strip().split("\n\n")[0].strip()
+    return para if len(para) <= 600 else para[:597] + "..."
+
+
+def _suggested(text: str) -> list[str]:
+    """The lines of export's ``Suggested fixes:`` block (``feat = 8``, ``dynamic_shapes = {...}``), as written."""
+    lines = text.splitlines()
+    start = next((i for i, s in enumerate(lines) if s.strip().lower().startswith("suggested fixes")), None)
+    if start is None:
+        return []
+    out: list[str] = []
+    for s in lines[start + 1 :]:
+        if not s.strip():
+            if out:
+                break
+            continue
+        out.append(s.strip())
+    return out
+
+
+def program_parts(ep: Any, dynamic_shapes: Any) -> dict[str, Any]:
+    """What an ``ExportedProgram`` holds, read at once: its graph signature (each input and output with its kind,
+    as torch names it: ``PARAMETER``, ``BUFFER``, ``USER_INPUT``, ``USER_OUTPUT``, ``BUFFER_MUTATION``, ...), the range
+    of each symbol (``s77``: 2..64; None for no bound) with the ``Dim`` and input dimension it stands for, and the
+    graph (its node count and readable code)."""
+    sig = ep.graph_signature
+    specs = [("input", s.kind.name, _arg_name(s.arg), s.target) for s in sig.input_specs]
+    specs += [("output", s.kind.name, _arg_name(s.arg), s.target) for s in sig.output_specs]
+    where = _symbol_places(ep, dynamic_shapes)
+    ranges = []
+    for symbol, vr in ep.range_constraints.items():
+        name = str(symbol)
+        place, dim = where.get(name, (None, None))
+        ranges.append((name, dim, place, _bound(vr.lower), _bound(vr.upper)))
+    gm = ep.graph_module
+    try:
+        code = gm.print_readable(print_output=False, include_stride=False, include_device=True)
+    except Exception:  # noqa: BLE001 - a graph torch cannot print readably still has its plain code
+        code = str(gm.code)
+    return {"signature": specs, "ranges": ranges, "nodes": len(gm.graph.nodes), "code": code}
+
+
+def _arg_name(arg: Any) -> str:
+    return str(getattr(arg, "name", None) or getattr(arg, "value", None) or arg)
+
+
+def _bound(value: Any) -> int | None:
+    try:
+        number = int(value)
+    except Exception:  # noqa: BLE001 - int_oo, sympy's oo (no int of them): no bound
+        return None
+    return number if abs(number) < 2**62 else None
+
+
+def _symbol_places(ep: Any, dynamic_shapes: Any) -> dict[str, tuple[str, str | None]]:
+    """Each symbol of the user inputs' shapes -> where it is (``x.shape[0]``) and the ``Dim`` the user named there."""
+    users = {s.arg.name for s in ep.graph_signature.input_specs if s.kind.name == "USER_INPUT" and hasattr(s.arg, "name")}
+    out: dict[str, tuple[str, str | None]] = {}
+    for node in ep.graph.nodes:
+        if node.op != "placeholder" or node.name not in users:
+            continue
+        val = node.meta.get("val")
+        for d, size in enumerate(getattr(val, "shape", ())):
+            if isinstance(size, torch.SymInt):
+                symbol = str(size.node.expr)
+                spec = dynamic_shapes.get(node.name) if isinstance(dynamic_shapes, dict) else None
+                dim = spec.get(d, spec.get(str(d))) if isinstance(spec, dict) else None
+                out.setdefault(symbol, (f"{node.name}.shape[{d}]", dim if isinstance(dim, str) else None))
+    return out
+
+
+def draft_failures(ep: Any) -> list[dict[str, Any]]:
+    """``draft_export``'s report, an entry a failure: its kind (``FailureType``'s name: ``DATA_DEPENDENT_ERROR``,
+    ``GUARD_ADDED``, ``MISSING_FAKE_KERNEL``, ``MISMATCHED_FAKE_KERNEL``), the expression and what draft export
+    assumed for it, the op, and the user's innermost frame."""
+    report = getattr(ep, "_report", None)
+    if report is None:
+        return []
+    # the report's file names are interned: those first interned during this draft are in its own table, the others
+    # (a cell's file, when an earlier export logged it) in torch's process-wide one
+    from torch._logging.structured import INTERN_TABLE
+
+    names = {i: name for name, i in INTERN_TABLE.items()} | (getattr(report, "str_to_filename", {}) or {})
+    out: list[dict[str, Any]] = []
+    for failure in getattr(report, "failures", []):
+        data = failure.data or {}
+        stack = [f for f in data.get("user_stack") or [] if is_user_file(str(names.get(f.get("filename"), "")))]
+        frame = stack[-1] if stack else None
+        out.append(
+            {
+                "kind": failure.failure_type.name,
+                "expr": str(data["expr"]) if "expr" in data else None,
+                "assumed": str(data["result"]) if "result" in data else None,
+                "op": str(data["op"]) if "op" in data else None,
+                "filename": names.get(frame["filename"]) if frame else None,
+                "line": int(frame["line"]) if frame else None,
+                "code": frame.get("loc") if frame else None,
+                "occurrences": int(data["occurrences"]) if "occurrences" in data else None,
+            }
+        )
+    return out

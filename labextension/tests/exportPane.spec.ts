@@ -1,0 +1,83 @@
+/**
+ * The Export pane (torch.export calls, report.exports, minor 21; view/panes/export.ts), drawn from the golden
+ * `exports` (a real run on the CPU: a non-strict export failing on a data-dependent branch, a dynamic export with a
+ * parameter and a buffer, a draft_export that assumed a branch).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { NO_EXPORT } from '../src/view/panes/export';
+import { golden, pane, render, settled } from './helpers';
+
+afterEach(() => {
+  document.body.textContent = '';
+});
+
+describe('the Export pane', () => {
+  it("shows every export call of a run without frames, each in the engine's words", async () => {
+    const { root } = await render(golden('exports'));
+    await settled(root);
+    const exports = pane(root, 'export');
+    const calls = [...exports.querySelectorAll<HTMLElement>('.jp-DynamoExplorer-exportCall')];
+    expect(calls.map(c => c.dataset.mode)).toEqual(['non_strict', 'non_strict', 'draft']);
+    expect(calls.map(c => c.querySelector('[data-outcome]')!.textContent)).toEqual(['failed', 'exported', 'exported']);
+    expect(calls[0].querySelector('.jp-DynamoExplorer-exportSummary')!.textContent).toBe(
+      'export Gate (non-strict, line 31) failed at line 7: a guard on a data-dependent value (GuardOnDataDependentSymNode)'
+    );
+    expect(exports.querySelector('.jp-DynamoExplorer-toolbar .jp-DynamoExplorer-meta')!.textContent).toBe(
+      '3 calls · 1 failed'
+    );
+  });
+
+  it("gives a failure's kind, the user's line and its code, and what helps", async () => {
+    const { root } = await render(golden('exports'));
+    await settled(root);
+    const failed = pane(root, 'export').querySelector<HTMLElement>('.jp-DynamoExplorer-exportCall[data-index="0"]')!;
+    const what = failed.querySelector<HTMLElement>('.jp-DynamoExplorer-exportFailure')!;
+    expect(what.dataset.kind).toBe('data_dependent');
+    expect(what.querySelector('code')!.textContent).toBe('if x.sum() > 0:');
+    expect(failed.querySelector('.jp-DynamoExplorer-exportFixes')!.textContent).toContain('torch.cond');
+    expect(what.querySelector('[data-line="7"]')!.textContent).toBe('line 7');
+  });
+
+  it("shows the cell in the source pane without a frame, the failure's line marked, the line button there", async () => {
+    const { root } = await render(golden('exports'));
+    await settled(root);
+    const source = pane(root, 'source');
+    const marked = source.querySelector<HTMLElement>('.jp-DynamoExplorer-row[data-line="7"]')!;
+    expect(marked.textContent).toContain('if x.sum() > 0:');
+    const mark = marked.querySelector<HTMLElement>('[data-mark="export"]')!;
+    expect(mark.title).toBe(
+      'torch.export.export failed: GuardOnDataDependentSymNode: a guard on a data-dependent value'
+    );
+    expect(source.querySelectorAll('[data-mark]')).toHaveLength(1);
+    const failed = pane(root, 'export').querySelector<HTMLElement>('.jp-DynamoExplorer-exportFailure')!;
+    failed.querySelector<HTMLButtonElement>('button[data-line="7"]')!.click();
+    await settled(root);
+    expect(marked.classList.contains('jp-mod-selected')).toBe(true);
+  });
+
+  it("lays out an exported program's signature and ranges, and draft_export's assumptions", async () => {
+    const { root } = await render(golden('exports'));
+    await settled(root);
+    const exports = pane(root, 'export');
+    const rows = (sel: string) =>
+      [...exports.querySelectorAll(`${sel} tbody tr`)].map(tr => [...tr.children].map(td => td.textContent));
+    expect(
+      rows('.jp-DynamoExplorer-exportCall[data-index="1"] .jp-DynamoExplorer-exportSignature').slice(0, 3)
+    ).toEqual([
+      ['input', 'PARAMETER', 'p_w', 'w'],
+      ['input', 'BUFFER', 'b_n', 'n'],
+      ['input', 'USER_INPUT', 'x', '']
+    ]);
+    expect(rows('.jp-DynamoExplorer-exportCall[data-index="1"] .jp-DynamoExplorer-exportRanges')).toEqual([
+      ['s77', 'batch', 'x.shape[0]', '2', '64']
+    ]);
+    expect(rows('.jp-DynamoExplorer-exportDraft')).toEqual([
+      ['DATA_DEPENDENT_ERROR', 'line 25', 'if n.item() > 2:', 'u0 > 2', 'True']
+    ]);
+  });
+
+  it('says so when the run made no export call', async () => {
+    const { root } = await render(golden('toy_example'));
+    expect(pane(root, 'export').querySelector('.jp-DynamoExplorer-empty')!.textContent).toBe(NO_EXPORT);
+  });
+});

@@ -1,0 +1,140 @@
+"""torch.export's story (issue 43; [Note: export calls] in compiler/collectors/exports/exports.py): a cell that exports
+is watched (nothing of its top level compiled), and each export call is reported as it was made and how it ended: a
+failure's kind, the user's line in ``forward`` and export's own suggested fixes; an exported program's graph
+signature and the range of each dynamic dimension with its ``Dim``; ``draft_export``'s assumptions. Strict and
+non-strict, with real torch.export on the CPU. That the program behaves as plain Python does (exit status, stdout,
+globals) is checked with the programs that compile themselves (tests/compiles_itself/export_*.py)."""
+
+from __future__ import annotations
+
+import gc
+import json
+import weakref
+from pathlib import Path
+
+import pytest
+
+from compiler.summary import exports_line
+from kernel_ext.static_html import render
+
+from .helpers import run
+
+GOLDEN = Path(__file__).resolve().parents[1] / "goldens" / "exports.report.json"
+
+
+@pytest.fixture(scope="module")
+def golden():
+    """The golden case ``exports`` (tests/goldens/cases.py's EXPORTS); a fresh run of it has the same calls,
+    outcomes, kinds, lines, ranges and assumptions (test_goldens_and_cli.py's skeleton)."""
+    return json.loads(GOLDEN.read_text())
+
+
+def test_a_cell_that_exports_is_watched_and_compiles_nothing_of_its_own(golden):
+    assert golden["scope"] == "watch"
+    assert golden["frames"] == [] and golden["graphs"] == [], "non-strict export runs forward as Python: no Dynamo frame"
+    assert [c["api"] for c in golden["exports"]] == ["torch.export.export", "torch.export.export", "torch.export.draft_export"]
+    assert [c["line"] for c in golden["exports"]] == [31, 34, 35], "the user's line of each call"
+    assert exports_line(golden) == "export: 1 failed (Gate at line 7: a guard on a data-dependent value), 2 exported"
+
+
+def test_a_failed_export_says_its_kind_the_users_line_and_what_helps(golden):
+    gate = golden["exports"][0]
+    assert (gate["mode"], gate["module"], gate["outcome"]) == ("non_strict", "Gate", "failed")
+    assert gate["inputs"] == [{"name": "x", "shape": [4], "dtype": "float32"}]
+    f = gate["failure"]
+    assert (f["exception"], f["kind"]) == ("GuardOnDataDependentSymNode", "data_dependent")
+    assert (f["line"], f["function"], f["code"]) == (7, "forward", "if x.sum() > 0:"), "the user's line, not torch's"
+    assert f["message"].startswith("Could not guard on data-dependent expression")
+    assert any(r.startswith("torch._check") for r in f["remedies"]) and any(r.startswith("torch.cond") for r in f["remedies"])
+    assert gate["summary"] == (
+        "export Gate (non-strict, line 31) failed at line 7: a guard on a data-dependent value (GuardOnDataDependentSymNode)"
+    )
+
+
+def test_an_exported_program_has_its_signature_ranges_and_graph(golden):
+    scale = golden["exports"][1]
+    assert scale["outcome"] == "exported" and scale["failure"] is None
+    assert scale["dynamic_shapes"] == '{"x": {"0": "batch"}}', "each Dim by its name"
+    inputs = [(s["kind"], s["name"], s["target"]) for s in scale["signature"] if s["direction"] == "input"]
+    assert inputs == [("PARAMETER", "p_w", "w"), ("BUFFER", "b_n", "n"), ("USER_INPUT", "x", None)], "torch's InputKind names"
+    assert [s["kind"] for s in scale["signature"] if s["direction"] == "output"][-1] == "USER_OUTPUT"
+    (batch,) = scale["ranges"]
+    assert (batch["dim"], batch["place"], batch["min"], batch["max"]) == ("batch", "x.shape[0]", 2, 64)
+    assert scale["graph_nodes"] == 8 and "torch.ops.aten.relu.default" in scale["graph_code"]
+
+
+def test_draft_export_says_what_it_assumed_and_where(golden):
+    pick = golden["exports"][2]
+    assert (pick["mode"], pick["outcome"]) == ("draft", "exported")
+    (entry,) = pick["draft"]
+    assert (entry["kind"], entry["expr"], entry["assumed"]) == ("DATA_DEPENDENT_ERROR", "u0 > 2", "True")
+    assert (entry["line"], entry["code"]) == (25, "if n.item() > 2:"), "the user's line of forward, in the cell"
+    assert "1 failure in its report (DATA_DEPENDENT_ERROR at line 25)" in pick["summary"]
+    assert [(r["min"], r["max"]) for r in pick["ranges"]] == [(3, None)], "u0 > 2 assumed: u0 in [3, inf]"
+
+
+def test_the_static_summary_shows_each_call(golden):
+    html = render(golden)
+    assert 'data-pane="export"' in html
+    assert "failed at line 7: a guard on a data-dependent value" in html and "if x.sum() &gt; 0:" in html
+    assert "x.shape[0]" in html and "BUFFER" in html
+
+
+STRICT_AND_DIM = """import torch
+from torch.export import Dim
+
+
+class Gate(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x * 2
+        return x - 1
+
+
+class Fold(torch.nn.Module):
+    def forward(self, x):
+        return x.reshape(-1, 4, 2).sum(1)
+
+
+outcomes = []
+for mod, x, shapes in ((Gate(), torch.randn(4), None), (Fold(), torch.randn(4, 8), {"x": {1: Dim("feat", min=2, max=16)}})):
+    try:
+        torch.export.export(mod, (x,), dynamic_shapes=shapes, strict=True)
+    except Exception as e:
+        outcomes.append(type(e).__name__)
+"""
+
+
+def test_strict_mode_and_a_dim_whose_range_the_trace_violates():
+    """Strict mode fails on the same branch through Dynamo (its user stack gives the line); a Dim's range that the
+    trace narrows is a constraint violation with export's suggested fix."""
+    ns = {"__name__": "__main__"}
+    report = run(STRICT_AND_DIM, ns).report
+    assert ns["outcomes"] == ["Unsupported", "UserError"], "the cell's own exceptions, as plain Python raises them"
+    gate, fold = report["exports"]
+    assert (gate["mode"], gate["failure"]["kind"], gate["failure"]["line"]) == ("strict", "data_dependent", 7)
+    assert gate["failure"]["code"] == "if x.sum() > 0:"
+    f = fold["failure"]
+    assert (f["kind"], f["exception"]) == ("constraint_violation", "UserError")
+    assert f["suggested"] == ["feat = 8"], "export's own suggested fix"
+    assert fold["line"] == 20 and len(report["exports"]) == 2, "strict export's inner torch._dynamo.export is not another call"
+
+
+def test_torchs_export_is_put_back_and_nothing_of_the_users_is_held():
+    import torch._dynamo.eval_frame
+    import torch.export._draft_export
+    import torch.export._trace
+
+    before = (torch.export._trace._export, torch.export._draft_export.draft_export, torch._dynamo.export)
+    ns = {"__name__": "__main__"}
+    source = (
+        "import torch\nclass M(torch.nn.Module):\n    def forward(self, x):\n        return x + 1\n"
+        "m = M()\nep = torch.export.export(m, (torch.ones(2),))\n"
+    )
+    report = run(source, ns).report
+    assert report["exports"][0]["outcome"] == "exported"
+    assert (torch.export._trace._export, torch.export._draft_export.draft_export, torch._dynamo.export) == before
+    held = [weakref.ref(ns.pop("m")), weakref.ref(ns.pop("ep"))]
+    gc.collect()
+    assert [r() for r in held] == [None, None], "the report keeps words and numbers, never the module or the program"
+    assert isinstance(torch.export.export(torch.nn.ReLU(), (torch.ones(2),)), torch.export.ExportedProgram)
