@@ -145,7 +145,7 @@ def _numerics(report: dict, cell: Cell) -> str:
 
 def _exports(report: dict, cell: Cell) -> str:
     """The run's torch.export calls: one line a call, a failure's user line and export's suggested fixes, the
-    exported program's signature and ranges in a table ([Note: export calls])."""
+    exported program's signature, ranges and input checks in tables ([Note: export calls])."""
     calls = report.get("exports") or []
     if not calls:
         return ""
@@ -174,11 +174,14 @@ def _exports(report: dict, cell: Cell) -> str:
         for c in calls
         for r in c.get("ranges") or []
     ]
+    checks = [[_e(c.get("module")), _e(k.get("kind")), _e(k.get("expr"))] for c in calls for k in c.get("checks") or []]
     out = f"<div>{_e(exports_line(report))}</div><ul>{''.join(items)}</ul>"
     if rows:
         out += table(["module", "", "kind", "name", "target"], rows, "signature entries", MAX_LINES)
     if ranges:
         out += table(["module", "symbol", "Dim", "where", "min", "max"], ranges, "ranges", MAX_LINES)
+    if checks:
+        out += table(["module", "checked when called", "check"], checks, "checks", MAX_LINES)
     return out
 
 

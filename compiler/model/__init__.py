@@ -16,7 +16,7 @@ from typing import Any
 
 from ..schema import SCHEMA_VERSION
 from . import kinds
-from .exports import DraftFailure, ExportCall, ExportFailure, ExportInput, ExportRange, ExportSpec
+from .exports import DraftFailure, ExportCall, ExportCheck, ExportFailure, ExportInput, ExportRange, ExportSpec
 from .frames import (
     AutomaticDynamic,
     CodeInfo,
@@ -58,6 +58,7 @@ from .kinds import (
     DiagnosticKind,
     DynamicKind,
     EagerGapCause,
+    ExportCheckKind,
     ExportDirection,
     ExportFailureKind,
     ExportMode,
@@ -155,6 +156,8 @@ __all__ = [
     "EntryProfile",
     "ErrorInfo",
     "ExportCall",
+    "ExportCheck",
+    "ExportCheckKind",
     "ExportDirection",
     "ExportFailure",
     "ExportFailureKind",
@@ -272,15 +275,18 @@ class CompileReport:
         10,000s of compiles looks up each of its records)."""
         return _indexed(self, "frames", lambda f: f.compile_id).get(compile_id, [None])[0]
 
-    def graphs_of(self, compile_id: str) -> list[Graph]:
+    def graphs_of(self, compile_id: str | None) -> list[Graph]:
         """The graphs of ``compile_id``, in order (indexed as ``frame`` is)."""
         return list(_indexed(self, "graphs", lambda g: g.compile_id).get(compile_id, ()))
 
-    def add_graph(self, *, compile_id: str, kind: GraphKind, nodes: list[Node], code: str) -> Graph:
-        """Append a graph under the next id and list it on its frame (when that frame is in the report)."""
-        graph = Graph(id=len(self.graphs), compile_id=compile_id, kind=kind, name=None, nodes=nodes, code=code)
+    def add_graph(
+        self, *, compile_id: str | None, kind: GraphKind, nodes: list[Node], code: str, name: str | None = None
+    ) -> Graph:
+        """Append a graph under the next id and list it on its frame (when that frame is in the report; an exported
+        program's graph has no compile and no frame)."""
+        graph = Graph(id=len(self.graphs), compile_id=compile_id, kind=kind, name=name, nodes=nodes, code=code)
         self.graphs.append(graph)
-        frame = self.frame(compile_id)
+        frame = self.frame(compile_id) if compile_id is not None else None
         if frame is not None:
             frame.graph_ids.append(graph.id)
         return graph
@@ -316,7 +322,7 @@ _PLAIN = {
 _CONVERTERS: dict[type, Any] = {}
 
 
-def _indexed(report: CompileReport, name: str, key: Callable[[Any], str]) -> dict[str, list[Any]]:
+def _indexed(report: CompileReport, name: str, key: Callable[[Any], str | None]) -> dict[str | None, list[Any]]:
     """``getattr(report, name)`` grouped by ``key``, kept on the report (never serialized) while that list is the same
     object: items appended since are added (the lists only grow while a report is built, and a frame's or graph's
     compile id is never changed once set); another list, or a shorter one, is indexed again."""
@@ -324,7 +330,7 @@ def _indexed(report: CompileReport, name: str, key: Callable[[Any], str]) -> dic
     cached = report._indexes.get(name)
     if cached is None or cached[0] is not items or cached[1] > len(items):
         cached = (items, 0, {})
-    index: dict[str, list[Any]] = cached[2]
+    index: dict[str | None, list[Any]] = cached[2]
     for item in items[cached[1] :]:
         index.setdefault(key(item), []).append(item)
     report._indexes[name] = (items, len(items), index)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .kinds import ExportDirection, ExportFailureKind, ExportMode, ExportOutcome
+from .kinds import ExportCheckKind, ExportDirection, ExportFailureKind, ExportMode, ExportOutcome
 
 _kw = {"slots": True, "kw_only": True}
 
@@ -76,6 +76,15 @@ class DraftFailure:
 
 
 @dataclass(**_kw)
+class ExportCheck:
+    """One check the exported program makes of its inputs when called: a static size, a range, an equality, a guard."""
+
+    kind: ExportCheckKind
+    expr: str
+    input: str | None = None
+
+
+@dataclass(**_kw)
 class ExportCall:
     """One export call of the run."""
 
@@ -95,5 +104,7 @@ class ExportCall:
     signature: list[ExportSpec] = field(default_factory=list)
     ranges: list[ExportRange] = field(default_factory=list)
     graph_nodes: int | None = None
-    graph_code: str | None = None
+    graph_code: str | None = None  # minor 21 only: the code of its graph (graph_id) since
     draft: list[DraftFailure] = field(default_factory=list)
+    graph_id: int | None = None
+    checks: list[ExportCheck] = field(default_factory=list)

@@ -194,7 +194,7 @@ class Node:
 @dataclass(**_kw)
 class Graph:
     id: int
-    compile_id: str
+    compile_id: str | None  # None: an exported program's graph (kind export)
     kind: GraphKind
     name: str | None
     nodes: list[Node]

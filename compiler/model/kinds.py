@@ -21,6 +21,7 @@ __all__ = [
     "DiagnosticKind",
     "DynamicKind",
     "EagerGapCause",
+    "ExportCheckKind",
     "ExportDirection",
     "ExportFailureKind",
     "ExportMode",
@@ -61,6 +62,7 @@ GraphKind = Literal[
     "aot_forward",
     "aot_backward",
     "aot_inference",
+    "export",
 ]
 #: an inductor output code's graph, and a CUDA graph's
 OutputKind = Literal["forward", "backward", "inference"]
@@ -101,4 +103,5 @@ NumericsVerdict = Literal["matches", "differs_no_worse", "worse_than_eager", "no
 ExportMode = Literal["strict", "non_strict", "draft"]
 ExportOutcome = Literal["exported", "failed"]
 ExportDirection = Literal["input", "output"]
+ExportCheckKind = Literal["static", "range", "equal", "guard"]
 ExportFailureKind = Literal["data_dependent", "constraint_violation", "unsupported", "user_error", "other"]

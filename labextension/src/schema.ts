@@ -22,7 +22,7 @@ export type FrameStatus = 'ok' | 'graph_break' | 'recompile' | 'skipped' | 'erro
 export type PhaseKind =
   'dynamo' | 'guards' | 'backend' | 'aot' | 'inductor' | 'compile' | 'cache' | 'other';
 /**
- * 'ddp_split_graph' and 'ddp_split_child' (minor 12): DDPOptimizer's split graph, which calls the pieces in turn, and each piece (named submod_0, ... as DDPOptimizer names it) the backend compiled in place of the whole Dynamo graph (ddp_splits). 'dynamo_partial' (minor 3): what Dynamo had traced of a frame when it raised (fullgraph=True, a data-dependent error), from the exception's partial_fx_graph; never compiled, not counted among the graphs.
+ * 'export' (minor 22): the graph of an ExportedProgram (ATen operators after export's own decompositions), export's and not a compile's: its compile_id is null and its ExportCall names it (graph_id); not counted among the graphs. 'ddp_split_graph' and 'ddp_split_child' (minor 12): DDPOptimizer's split graph, which calls the pieces in turn, and each piece (named submod_0, ... as DDPOptimizer names it) the backend compiled in place of the whole Dynamo graph (ddp_splits). 'dynamo_partial' (minor 3): what Dynamo had traced of a frame when it raised (fullgraph=True, a data-dependent error), from the exception's partial_fx_graph; never compiled, not counted among the graphs.
  *
  * This interface was referenced by `CompileReport`'s JSON-Schema
  * via the `definition` "GraphKind".
@@ -35,9 +35,10 @@ export type GraphKind =
   | 'aot_joint'
   | 'aot_forward'
   | 'aot_backward'
-  | 'aot_inference';
+  | 'aot_inference'
+  | 'export';
 /**
- * 'ddp_split_graph' and 'ddp_split_child' (minor 12): DDPOptimizer's split graph, which calls the pieces in turn, and each piece (named submod_0, ... as DDPOptimizer names it) the backend compiled in place of the whole Dynamo graph (ddp_splits). 'dynamo_partial' (minor 3): what Dynamo had traced of a frame when it raised (fullgraph=True, a data-dependent error), from the exception's partial_fx_graph; never compiled, not counted among the graphs.
+ * 'export' (minor 22): the graph of an ExportedProgram (ATen operators after export's own decompositions), export's and not a compile's: its compile_id is null and its ExportCall names it (graph_id); not counted among the graphs. 'ddp_split_graph' and 'ddp_split_child' (minor 12): DDPOptimizer's split graph, which calls the pieces in turn, and each piece (named submod_0, ... as DDPOptimizer names it) the backend compiled in place of the whole Dynamo graph (ddp_splits). 'dynamo_partial' (minor 3): what Dynamo had traced of a frame when it raised (fullgraph=True, a data-dependent error), from the exception's partial_fx_graph; never compiled, not counted among the graphs.
  */
 export type GraphKind1 =
   | 'dynamo'
@@ -47,7 +48,8 @@ export type GraphKind1 =
   | 'aot_joint'
   | 'aot_forward'
   | 'aot_backward'
-  | 'aot_inference';
+  | 'aot_inference'
+  | 'export';
 /**
  * The worst of its outputs' verdicts (not_comparable when none could be compared).
  */
@@ -81,6 +83,13 @@ export type ExportOutcome = 'exported' | 'failed';
  */
 export type ExportFailureKind =
   'data_dependent' | 'constraint_violation' | 'unsupported' | 'user_error' | 'other';
+/**
+ * static: a dimension export specialized to the example's size; range: a dynamic dimension's symbol within its range_constraints; equal: a dimension that must equal another's (one symbol for both); guard: a shape guard the program kept (ExportedProgram._guards_code).
+ *
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "ExportCheckKind".
+ */
+export type ExportCheckKind = 'static' | 'range' | 'equal' | 'guard';
 
 /**
  * Everything TorchDynamo did while one notebook cell (or script) ran under Dynamo Explorer. Hand-edited: this file is the contract. Python validates against it (compiler/schema/__init__.py) and the TypeScript types in labextension/src/schema.ts are generated from it. Names reuse Dynamo's own identifiers verbatim (compile ids '0/0', guard kinds, FX ops, graph-break types).
@@ -782,7 +791,10 @@ export interface CacheDifference {
  */
 export interface Graph {
   id: number;
-  compile_id: string;
+  /**
+   * The compile that made the graph; null for a graph of kind 'export' (minor 22).
+   */
+  compile_id: string | null;
   kind: GraphKind;
   /**
    * For dynamo graphs the __compiled_fn_N global that calls it.
@@ -2385,13 +2397,22 @@ export interface ExportCall {
    */
   graph_nodes: number | null;
   /**
-   * The exported graph's readable code (print_readable).
+   * @deprecated
+   * Minor 21 only: the exported graph's readable code; since minor 22 the code of its graph (graph_id).
    */
-  graph_code: string | null;
+  graph_code?: string | null;
   /**
    * draft_export's report: each failure it met and what it assumed instead (empty for other calls, or a clean draft).
    */
   draft: DraftFailure[];
+  /**
+   * (minor 22) The exported graph in graphs (kind 'export'), drawn in the FX graph pane; null for a failure.
+   */
+  graph_id?: number | null;
+  /**
+   * (minor 22) What the exported program checks of its inputs when called (ExportedProgram.module()), the guards export kept: each user input dimension's static size or its symbol's range, the sizes that must be equal, and the shape guards of ExportedProgram._guards_code.
+   */
+  checks?: ExportCheck[];
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -2520,6 +2541,21 @@ export interface DraftFailure {
   occurrences: number | null;
 }
 /**
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "ExportCheck".
+ */
+export interface ExportCheck {
+  kind: ExportCheckKind;
+  /**
+   * The check as Python over the inputs: 'x.shape[1] == 8', '2 <= x.shape[0] <= 64', 'y.shape[0] == x.shape[0]'.
+   */
+  expr: string;
+  /**
+   * The user input it checks (the forward parameter); null for a guard over several.
+   */
+  input?: string | null;
+}
+/**
  * The stored form of a big report (minor 4; compiler/encoding.py, labextension/src/model/encoding.ts): a notebook output or a standalone page whose report's JSON is larger than compiler.encoding.ENCODE_ABOVE bytes holds this instead of the report. The MIME type is the same; readers tell the two apart by `encoding`.
  *
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -2549,7 +2585,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 21 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 22 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

@@ -76,6 +76,42 @@ describe('the Export pane', () => {
     ]);
   });
 
+  it('lists what an exported program checks of its inputs when called', async () => {
+    const { root } = await render(golden('exports'));
+    await settled(root);
+    const rows = [
+      ...pane(root, 'export').querySelectorAll(
+        '.jp-DynamoExplorer-exportCall[data-index="1"] .jp-DynamoExplorer-exportChecks tbody tr'
+      )
+    ].map(tr => [...tr.children].map(td => td.textContent));
+    expect(rows).toEqual([
+      ['range', 'x', '2 <= x.shape[0] <= 64'],
+      ['static', 'x', 'x.shape[1] == 8']
+    ]);
+  });
+
+  it('draws the exported graphs in the FX graph pane, with no frame, and from the Export pane', async () => {
+    const { root } = await render(golden('exports'));
+    await settled(root);
+    const fx = pane(root, 'fx-graph');
+    const buttons = () => [...fx.querySelectorAll<HTMLButtonElement>('.jp-DynamoExplorer-graphButtons button')];
+    expect(buttons().map(b => b.textContent)).toEqual(['export Scale', 'export Pick']);
+    expect(buttons()[0].getAttribute('aria-pressed')).toBe('true');
+    expect(fx.querySelector('.jp-DynamoExplorer-graphInfo')!.textContent).toContain(
+      'exported program of Scale (torch.export): no compile, no frame'
+    );
+    const pick = pane(root, 'export').querySelector<HTMLElement>('.jp-DynamoExplorer-exportCall[data-index="2"]')!;
+    const draw = pick.querySelector<HTMLButtonElement>('button[data-graph-id]')!;
+    expect(draw.textContent).toBe('draw the exported graph (9 nodes)');
+    draw.click();
+    await settled(root);
+    expect(buttons()[1].getAttribute('aria-pressed')).toBe('true');
+    expect(fx.querySelector('.jp-DynamoExplorer-graphInfo')!.textContent).toContain('exported program of Pick');
+    expect(
+      pane(root, 'export').querySelector('.jp-DynamoExplorer-exportCall[data-index="0"] button[data-graph-id]')
+    ).toBeNull();
+  });
+
   it('says so when the run made no export call', async () => {
     const { root } = await render(golden('toy_example'));
     expect(pane(root, 'export').querySelector('.jp-DynamoExplorer-empty')!.textContent).toBe(NO_EXPORT);

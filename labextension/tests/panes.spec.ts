@@ -119,16 +119,24 @@ describe('Pane base class', () => {
     expect(v.linker.rowsFor(cardKey).filter(el => breaks.element.contains(el))).toHaveLength(0);
   });
 
-  it("shows the '<no frame>' state in every per-frame pane of a report without frames", async () => {
+  it("shows the '<no frame>' state in every per-frame pane of a report without frames, the cell in the source pane", async () => {
     const report = golden('toy_example');
     report.frames = [];
     report.graphs = [];
     report.output_code = [];
     const { root } = await render(report);
+    await settled(root);
     expect(root.dataset.status).toBe('ready');
-    for (const name of ['source', 'original-bytecode', 'modified-bytecode', 'guards', 'fx-graph'] as const) {
+    for (const name of ['original-bytecode', 'modified-bytecode', 'guards', 'fx-graph'] as const) {
       expect(pane(root, name).querySelector('.jp-DynamoExplorer-empty')!.textContent, name).toBe('<no frame>');
     }
+    const source = pane(root, 'source');
+    expect(source.querySelector('.jp-DynamoExplorer-empty')).toBeNull();
+    expect(source.querySelectorAll('.jp-DynamoExplorer-row')).toHaveLength(report.cell.source.split('\n').length);
+    report.cell.source = '';
+    const { root: empty } = await render(report);
+    await settled(empty);
+    expect(pane(empty, 'source').querySelector('.jp-DynamoExplorer-empty')!.textContent).toBe('<no frame>');
     expect(pane(root, 'code').querySelector('.jp-DynamoExplorer-empty')!.textContent).toBe(
       '<no graph code or output code for this frame>'
     );

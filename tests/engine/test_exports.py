@@ -31,7 +31,8 @@ def golden():
 
 def test_a_cell_that_exports_is_watched_and_compiles_nothing_of_its_own(golden):
     assert golden["scope"] == "watch"
-    assert golden["frames"] == [] and golden["graphs"] == [], "non-strict export runs forward as Python: no Dynamo frame"
+    assert golden["frames"] == [], "non-strict export runs forward as Python: no Dynamo frame"
+    assert [(g["kind"], g["compile_id"]) for g in golden["graphs"]] == [("export", None)] * 2, "the exported graphs only"
     assert [c["api"] for c in golden["exports"]] == ["torch.export.export", "torch.export.export", "torch.export.draft_export"]
     assert [c["line"] for c in golden["exports"]] == [31, 34, 35], "the user's line of each call"
     assert exports_line(golden) == "export: 1 failed (Gate at line 7: a guard on a data-dependent value), 2 exported"
@@ -60,7 +61,49 @@ def test_an_exported_program_has_its_signature_ranges_and_graph(golden):
     assert [s["kind"] for s in scale["signature"] if s["direction"] == "output"][-1] == "USER_OUTPUT"
     (batch,) = scale["ranges"]
     assert (batch["dim"], batch["place"], batch["min"], batch["max"]) == ("batch", "x.shape[0]", 2, 64)
-    assert scale["graph_nodes"] == 8 and "torch.ops.aten.relu.default" in scale["graph_code"]
+    graph = golden["graphs"][scale["graph_id"]]
+    assert (graph["kind"], graph["compile_id"], graph["name"]) == ("export", None, "Scale"), "export's graph, no compile's"
+    assert scale["graph_nodes"] == len(graph["nodes"]) == 8 and "torch.ops.aten.relu.default" in graph["code"]
+    relu = next(n for n in graph["nodes"] if n["target"] == "torch.ops.aten.relu.default")
+    assert relu["line"] == 20 and relu["filename"] == golden["cell"]["filename"], "a node links to the cell's line"
+    assert [(c["kind"], c["expr"]) for c in scale["checks"]] == [
+        ("range", "2 <= x.shape[0] <= 64"),
+        ("static", "x.shape[1] == 8"),
+    ]
+    assert golden["exports"][0]["graph_id"] is None and golden["exports"][2]["graph_id"] != scale["graph_id"]
+    assert "graph_code" not in scale or scale["graph_code"] is None, "the code is its graph's (minor 22)"
+
+
+SHARED_AND_DERIVED = """import torch
+from torch.export import Dim
+
+
+class Pair(torch.nn.Module):
+    def forward(self, x, y, z):
+        return x + y, z[: x.shape[0] * 2] * 2
+
+
+b = Dim("b", min=3, max=32)
+ep = torch.export.export(
+    Pair(), (torch.randn(8, 4), torch.randn(8, 4), torch.randn(16)), dynamic_shapes={"x": {0: b}, "y": {0: b}, "z": {0: 2 * b}}
+)
+"""
+
+
+def test_what_an_exported_program_checks_of_its_inputs():
+    """The checks ExportedProgram.module() makes before it runs: a size shared by two inputs is one check of its range
+    and an equality; a derived Dim is its own range; the shape guards export kept come last."""
+    report = run(SHARED_AND_DERIVED, {"__name__": "__main__"}).report
+    (call,) = report["exports"]
+    checks = [(c["kind"], c["expr"], c["input"]) for c in call["checks"]]
+    assert checks[:5] == [
+        ("range", "3 <= x.shape[0] <= 32", "x"),
+        ("static", "x.shape[1] == 4", "x"),
+        ("equal", "y.shape[0] == x.shape[0]", "y"),
+        ("static", "y.shape[1] == 4", "y"),
+        ("range", "6 <= z.shape[0] <= 64", "z"),
+    ]
+    assert all(kind == "guard" and inp is None for kind, _, inp in checks[5:])
 
 
 def test_draft_export_says_what_it_assumed_and_where(golden):
@@ -138,3 +181,48 @@ def test_torchs_export_is_put_back_and_nothing_of_the_users_is_held():
     gc.collect()
     assert [r() for r in held] == [None, None], "the report keeps words and numbers, never the module or the program"
     assert isinstance(torch.export.export(torch.nn.ReLU(), (torch.ones(2),)), torch.export.ExportedProgram)
+
+
+UNSUPPORTED_OP = """import torch
+
+
+@torch.library.custom_op("dx_export_test::scramble", mutates_args=())
+def scramble(x: torch.Tensor) -> torch.Tensor:
+    return x.flip(0).clone()
+
+
+class Mix(torch.nn.Module):
+    def forward(self, x):
+        y = scramble(x)
+        return y + 1
+
+
+outcomes = []
+for strict in (False, True):
+    try:
+        torch.export.export(Mix(), (torch.randn(4),), strict=strict)
+    except Exception as e:
+        outcomes.append(type(e).__name__)
+draft = torch.export.draft_export(Mix(), (torch.randn(4),))
+"""
+
+
+def test_an_op_without_a_fake_kernel_is_unsupported_in_either_mode_and_draft_export_places_it():
+    """A custom op with no fake kernel: both modes fail at the user's line, as an unsupported op whose remedy is
+    torch.library.register_fake; draft_export's MISSING_FAKE_KERNEL entry (only the op in torch's report) is placed at
+    the line of the exported graph's node that calls it."""
+    ns = {"__name__": "__main__"}
+    report = run(UNSUPPORTED_OP, ns).report
+    assert ns["outcomes"] == ["RuntimeError", "TorchRuntimeError"], "the cell's own exceptions, as plain Python raises them"
+    non_strict, strict, draft = report["exports"]
+    for call in (non_strict, strict):
+        f = call["failure"]
+        assert (f["kind"], f["line"], f["code"]) == ("unsupported", 11, "y = scramble(x)"), call["mode"]
+        assert any("register_fake" in r for r in f["remedies"])
+    (entry,) = draft["draft"]
+    assert (entry["kind"], entry["op"], entry["line"], entry["code"]) == (
+        "MISSING_FAKE_KERNEL",
+        "dx_export_test.scramble.default",
+        11,
+        "y = scramble(x)",
+    )

@@ -250,7 +250,7 @@ class CudaGraphsCollector(Collector):
             return
         aot: dict[tuple[str, str], list[int]] = {}
         for g in report.graphs:
-            if g.kind.startswith("aot_"):
+            if g.kind.startswith("aot_") and g.compile_id is not None:
                 aot.setdefault((g.compile_id, g.kind[4:]), []).append(g.id)
         rows = summarise(self.decisions, self.events, self.profile, self.compile_messages)
         seen: dict[tuple[str, str], int] = {}

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import linecache
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,12 +31,15 @@ from ...model import (
     CompileReport,
     DraftFailure,
     ExportCall,
+    ExportCheck,
     ExportFailure,
     ExportInput,
     ExportRange,
     ExportSpec,
+    Graph,
 )
 from ..base import CaptureContext, Collector
+from ..fx_graphs import node_rows, readable
 from .exports_torch import Call, draft_failures, program_parts, watched
 
 __all__ = ["FAILURE_WORDS", "ExportsCollector", "summary_line"]
@@ -76,17 +80,21 @@ class ExportsCollector(Collector):
 
     def __init__(self) -> None:
         self.calls: list[ExportCall] = []
+        self.graphs: dict[int, Graph] = {}  # a call's index -> its exported graph, read at once
 
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:
-        self.calls = []
+        self.calls, self.graphs = [], {}
         with watched(self._record):
             yield
 
     def _record(self, call: Call) -> None:
         """One export call, read at once (its program is the user's: never kept)."""
         try:
-            self.calls.append(_export_call(len(self.calls), call))
+            out, graph = _export_call(len(self.calls), call)
+            self.calls.append(out)
+            if graph is not None:
+                self.graphs[out.index] = graph
         except Exception as exc:  # noqa: BLE001 - the user's export call goes on as it was
             self.calls.append(
                 ExportCall(
@@ -106,11 +114,16 @@ class ExportsCollector(Collector):
             )
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
+        for call in self.calls:
+            g = self.graphs.get(call.index)
+            if g is not None:
+                call.graph_id = report.add_graph(compile_id=None, kind="export", nodes=g.nodes, code=g.code, name=g.name).id
         report.exports = self.calls
-        self.calls = []
+        self.calls, self.graphs = [], {}
 
 
-def _export_call(index: int, call: Call) -> ExportCall:
+def _export_call(index: int, call: Call) -> tuple[ExportCall, Graph | None]:
+    """The call in the report's words, and its exported graph (added to the report's graphs at the end)."""
     program = call.program
     parts: dict[str, Any] = {}
     draft: list[dict[str, Any]] = []
@@ -118,7 +131,13 @@ def _export_call(index: int, call: Call) -> ExportCall:
         parts = program_parts(program, call.dynamic_shapes)
         draft = draft_failures(program)
     elif isinstance(program, torch.fx.GraphModule):  # torch._dynamo.export: a graph module, no signature
-        parts = {"signature": [], "ranges": [], "nodes": len(program.graph.nodes), "code": str(program.code)}
+        parts = {"gm": program}
+    gm = parts.get("gm")
+    graph = (
+        Graph(id=-1, compile_id=None, kind="export", name=call.module, nodes=node_rows(gm), code=readable(gm))
+        if gm is not None
+        else None
+    )
     failure = None
     if call.failure is not None:
         f = call.failure
@@ -151,12 +170,24 @@ def _export_call(index: int, call: Call) -> ExportCall:
         failure=failure,
         signature=[ExportSpec(direction=d, kind=k, name=n, target=t) for d, k, n, t in parts.get("signature", [])],
         ranges=[ExportRange(symbol=s, dim=dim, place=p, min=lo, max=hi) for s, dim, p, lo, hi in parts.get("ranges", [])],
-        graph_nodes=parts.get("nodes"),
-        graph_code=parts.get("code"),
-        draft=[DraftFailure(**d) for d in draft],
+        graph_nodes=len(graph.nodes) if graph is not None else None,
+        draft=[_placed(DraftFailure(**d), graph) for d in draft],
+        checks=[ExportCheck(kind=k, expr=e, input=i) for k, e, i in parts.get("checks", [])],  # type: ignore[arg-type]
     )
     out.summary = summary_line(out)
-    return out
+    return out, graph
+
+
+def _placed(entry: DraftFailure, graph: Graph | None) -> DraftFailure:
+    """A draft entry about an op with no stack of its own (``MISSING_FAKE_KERNEL``: only the op) placed at the user's
+    line of the first node of the exported graph that calls the op."""
+    if entry.line is not None or entry.op is None or graph is None:
+        return entry
+    node = next((n for n in graph.nodes if n.line is not None and n.target.endswith(entry.op)), None)
+    if node is not None and node.filename is not None and node.line is not None:
+        entry.filename, entry.line = node.filename, node.line
+        entry.code = linecache.getline(node.filename, node.line).strip() or None
+    return entry
 
 
 _MODES = {"strict": "strict", "non_strict": "non-strict", "draft": "draft"}

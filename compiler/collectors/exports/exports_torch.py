@@ -6,7 +6,7 @@ Checked on torch 2.13 and 2.15: ``torch.export.export`` imports ``torch.export._
 ``torch.export.draft_export`` imports ``torch.export._draft_export.draft_export`` when called (so a name the user
 bound before the run, ``from torch.export import export``, still reaches the watched function); strict export calls
 ``torch._dynamo.export`` inside (not counted twice); ``ExportedProgram.graph_signature.input_specs`` /
-``output_specs`` (``InputKind`` / ``OutputKind``), ``range_constraints`` (symbol -> ``ValueRanges``),
+``output_specs`` (``InputKind`` / ``OutputKind``), ``range_constraints`` (symbol -> ``ValueRanges``), ``_guards_code``,
 ``ep._report`` (``DraftExportReport``: ``failures`` of ``FailureReport(failure_type, data)``, ``str_to_filename``),
 ``torch._logging.structured.INTERN_TABLE``.
 """
@@ -14,6 +14,7 @@ bound before the run, ``from torch.export import export``, still reaches the wat
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 import threading
 import time
@@ -26,7 +27,7 @@ import torch
 
 from ...user_code import is_user_file
 
-__all__ = ["Call", "Failure", "classify", "draft_failures", "program_parts", "watched"]
+__all__ = ["Call", "Failure", "checks", "classify", "draft_failures", "program_parts", "watched"]
 
 
 @dataclass(slots=True)
@@ -257,6 +258,8 @@ def classify(exc: BaseException) -> Failure:
         kind = "constraint_violation"
     elif kind == "unsupported" and "data-dependent" in text.lower():
         kind = "data_dependent"
+    elif kind == "other" and "no fake impl registered" in text:  # a custom op without a fake kernel (either mode)
+        kind = "unsupported"
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if is_user_file(f.filename) and f.filename != __file__]
     real = [f for f in getattr(exc, "real_stack", None) or [] if is_user_file(f.filename)]
     frame = (real or frames or [None])[-1]
@@ -302,8 +305,8 @@ def _suggested(text: str) -> list[str]:
 def program_parts(ep: Any, dynamic_shapes: Any) -> dict[str, Any]:
     """What an ``ExportedProgram`` holds, read at once: its graph signature (each input and output with its kind,
     as torch names it: ``PARAMETER``, ``BUFFER``, ``USER_INPUT``, ``USER_OUTPUT``, ``BUFFER_MUTATION``, ...), the range
-    of each symbol (``s77``: 2..64; None for no bound) with the ``Dim`` and input dimension it stands for, and the
-    graph (its node count and readable code)."""
+    of each symbol (``s77``: 2..64; None for no bound) with the ``Dim`` and input dimension it stands for, what the
+    program checks of its inputs when called (``checks``), and its graph module (read by the caller at once)."""
     sig = ep.graph_signature
     specs = [("input", s.kind.name, _arg_name(s.arg), s.target) for s in sig.input_specs]
     specs += [("output", s.kind.name, _arg_name(s.arg), s.target) for s in sig.output_specs]
@@ -313,12 +316,41 @@ def program_parts(ep: Any, dynamic_shapes: Any) -> dict[str, Any]:
         name = str(symbol)
         place, dim = where.get(name, (None, None))
         ranges.append((name, dim, place, _bound(vr.lower), _bound(vr.upper)))
-    gm = ep.graph_module
-    try:
-        code = gm.print_readable(print_output=False, include_stride=False, include_device=True)
-    except Exception:  # noqa: BLE001 - a graph torch cannot print readably still has its plain code
-        code = str(gm.code)
-    return {"signature": specs, "ranges": ranges, "nodes": len(gm.graph.nodes), "code": code}
+    return {"signature": specs, "ranges": ranges, "checks": checks(ep), "gm": ep.graph_module}
+
+
+def checks(ep: Any) -> list[tuple[str, str, str | None]]:
+    """``(kind, expr, input)`` for each check the exported program makes of its user inputs when called
+    (``ExportedProgram.module()`` checks them before it runs): a size export specialized (``x.shape[1] == 8``),
+    a dynamic size within its symbol's range (``2 <= x.shape[0] <= 64``), a size that is another's or derived from
+    it (``y.shape[0] == x.shape[0]``), then the shape guards export kept (``ExportedProgram._guards_code``)."""
+    out: list[tuple[str, str, str | None]] = []
+    place: dict[str, str] = {}  # each symbol -> the first input dimension it stands for
+    ranges = {str(s): vr for s, vr in ep.range_constraints.items()}
+    users = [s.arg.name for s in ep.graph_signature.input_specs if s.kind.name == "USER_INPUT" and hasattr(s.arg, "name")]
+    nodes = {n.name: n for n in ep.graph.nodes if n.op == "placeholder"}
+    for name in users:
+        val = nodes[name].meta.get("val") if name in nodes else None
+        for d, size in enumerate(getattr(val, "shape", ())):
+            here = f"{name}.shape[{d}]"
+            if not isinstance(size, torch.SymInt):
+                out.append(("static", f"{here} == {int(size)}", name))
+                continue
+            expr = size.node.expr
+            symbol = str(expr)
+            if symbol in ranges and symbol not in place:
+                place[symbol] = here
+                vr = ranges[symbol]
+                lo, hi = _bound(vr.lower), _bound(vr.upper)
+                text = (f"{lo} <= " if lo is not None else "") + here + (f" <= {hi}" if hi is not None else "")
+                out.append(("range", text, name))
+            else:
+                other = symbol
+                for s in sorted(place, key=len, reverse=True):  # s77 before s7
+                    other = re.sub(rf"\b{re.escape(s)}\b", place[s], other)
+                out.append(("equal", f"{here} == {other}", name))
+    out += [("guard", str(g), None) for g in getattr(ep, "_guards_code", None) or []]
+    return out
 
 
 def _arg_name(arg: Any) -> str:

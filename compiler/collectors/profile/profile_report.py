@@ -97,7 +97,7 @@ def _build(report: CompileReport, a: Analysis, root: Any, split: tuple[int, int]
     entries, outside, backward = a.entries, a.outside, a.backward
     dynamo_graphs: dict[str, list[Graph]] = {}
     for g in report.graphs:
-        if g.kind == "dynamo":
+        if g.kind == "dynamo" and g.compile_id is not None:
             dynamo_graphs.setdefault(g.compile_id, []).append(g)
     rows = []
     run_ns: dict[int, int] = {}  # id(row) -> host ns of its calls less their compile work

@@ -169,10 +169,11 @@ export function pngScale(width: number, height: number, wanted: number): number 
 
 /**
  * The file name of an exported graph: `graph_<compile id>_<kind>.<ext>` (`graph_0_1_dynamo.svg` for the
- * dynamo graph of [0/1]), with the graph id appended when its frame has several graphs drawn.
+ * dynamo graph of [0/1]; `graph_export_export.svg` for an exported program's), with the graph id appended when its
+ * frame has several graphs drawn.
  */
 export function exportFileName(graph: Graph, siblings: number, ext: 'svg' | 'png'): string {
-  const compileId = graph.compile_id.replace(/[^A-Za-z0-9]+/g, '_');
+  const compileId = (graph.compile_id ?? 'export').replace(/[^A-Za-z0-9]+/g, '_');
   const kind = graph.kind.replace(/[^A-Za-z0-9_-]+/g, '_');
   return `graph_${compileId}_${kind}${siblings > 1 ? `_${graph.id}` : ''}.${ext}`;
 }

@@ -137,13 +137,14 @@ export class ReportView implements IReportView {
     await this._inFxPane(graphId, fx => fx.showNode(graphId, nodeName).then(() => undefined));
   }
 
-  /** Select a graph's frame, show the FX pane (restored if another pane is maximised), draw, scroll to it. */
+  /** Select a graph's frame (if it has one), show the FX pane (restored if another pane is maximised), draw, scroll to it. */
   private async _inFxPane(graphId: number, draw: (fx: FxGraphPane) => Promise<void>): Promise<void> {
     const graph = this.index.graphs.get(graphId);
     if (!graph) {
       return;
     }
-    if (!this._frame || this._frame.compile_id !== graph.compile_id) {
+    // an exported program's graph has no frame: it is drawn whichever frame is shown
+    if (graph.compile_id !== null && (!this._frame || this._frame.compile_id !== graph.compile_id)) {
       await this.selectFrame(graph.compile_id);
     }
     const fx = this.fxPane;

@@ -32,7 +32,8 @@ export const KIND_TITLE: Record<GraphKind, string> = {
   aot_joint: 'AOT joint',
   aot_forward: 'AOT forward',
   aot_backward: 'AOT backward',
-  aot_inference: 'AOT inference'
+  aot_inference: 'AOT inference',
+  export: 'Exported graph'
 };
 
 /** Nodes of a graph by name, built once per graph. */

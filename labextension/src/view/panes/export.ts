@@ -1,11 +1,10 @@
 /**
- * Export pane (issue 43; report.exports, minor 21; [Note: export calls] in compiler/collectors/exports/exports.py):
+ * Export pane (issue 43; report.exports, minors 21-22; [Note: export calls] in compiler/collectors/exports/exports.py):
  * every `torch.export` call of the run, whichever frame is shown (an export is not a frame of Dynamo's). Each call
  * in the engine's words (`summary`), then what it is made of: a failure's kind, message, the user's line and its
- * code (a button shows a line of the cell in the source pane), export's own
- * suggested fixes and the remedies; an exported program's graph
- * signature, the range of each symbol with its `Dim`, its graph's code; `draft_export`'s report, each failure and
- * what it assumed.
+ * code (a button shows a line of the cell in the source pane), export's own suggested fixes and the remedies; an
+ * exported program's graph signature, the range of each symbol with its `Dim`, what it checks of its inputs when called, its graph (a button
+ * draws it in the FX graph pane) and code; `draft_export`'s report, each failure and what it assumed.
  */
 import type { IViewContext } from '../context';
 import { button, h, plural } from '../../dom';
@@ -142,16 +141,37 @@ export class ExportPane extends Pane {
       ]);
       section.appendChild(table('jp-DynamoExplorer-exportRanges', ['symbol', 'Dim', 'where', 'min', 'max'], rows));
     }
+    if ((call.checks ?? []).length > 0) {
+      const rows = call.checks!.map(c => [c.kind, c.input ?? '', c.expr]);
+      section.appendChild(table('jp-DynamoExplorer-exportChecks', ['checked when called', 'input', 'check'], rows));
+    }
     if (call.draft.length > 0) {
       section.appendChild(this._draft(call.draft));
     }
-    if (call.graph_code) {
+    // the exported graph: drawn in the FX graph pane (minor 22), its code here; minor 21 kept the code only
+    const graph =
+      call.graph_id !== null && call.graph_id !== undefined ? this.ctx.index.graphs.get(call.graph_id) : undefined;
+    const code = graph?.code ?? call.graph_code ?? null;
+    if (graph) {
+      section.appendChild(
+        button(
+          `draw the exported graph (${plural(graph.nodes.length, 'node')})`,
+          () => void this.ctx.showGraph(graph.id),
+          {
+            class: 'jp-DynamoExplorer-link',
+            title: 'Show it in the FX graph pane',
+            data: { graphId: String(graph.id) }
+          }
+        )
+      );
+    }
+    if (code) {
       section.appendChild(
         h(
           'details',
           { class: 'jp-DynamoExplorer-exportGraph' },
-          h('summary', { text: `exported graph (${plural(call.graph_nodes ?? 0, 'node')})` }),
-          h('pre', { text: call.graph_code })
+          h('summary', { text: `exported graph's code (${plural(call.graph_nodes ?? 0, 'node')})` }),
+          h('pre', { text: code })
         )
       );
     }

@@ -124,14 +124,19 @@ export class FxGraphPane extends Pane {
     return this._show(frame);
   }
 
-  /** No frame: no graph, the '<no frame>' placeholder in the picture. */
+  /**
+   * No frame: the graphs of the run's exported programs (torch.export: no frame of their own), else the
+   * '<no frame>' placeholder in the picture.
+   */
   protected renderNoFrame(): Promise<void> {
     return this._show(null);
   }
 
-  /** Show a frame's graphs (null: none): its Dynamo graph first, the search kept. */
+  /** Show a frame's graphs (null: the exported graphs, if any): its Dynamo graph first, the search kept. */
   private async _show(frame: Frame | null): Promise<void> {
-    const graphs = frame ? drawnGraphs(this.ctx.index.graphsOf(frame)) : [];
+    const graphs = drawnGraphs(
+      frame ? this.ctx.index.graphsOf(frame) : this.ctx.report.graphs.filter(g => g.kind === 'export')
+    );
     this._graphs = graphs;
     this._graph = graphs.find(g => g.kind === 'dynamo' || g.kind === 'dynamo_partial') ?? graphs[0] ?? null;
     this._selected = null;
@@ -143,12 +148,17 @@ export class FxGraphPane extends Pane {
   }
 
   /**
-   * Show one graph (the view has already selected its frame).
+   * Show one graph (the view has already selected its frame; an exported graph has none).
    */
   async showGraph(graphId: number): Promise<void> {
     const graph = this.ctx.index.graphs.get(graphId);
     if (!graph) {
       return;
+    }
+    if (!this._graphs.includes(graph)) {
+      // an exported program's graph while a frame is shown: its button joins the frame's
+      this._graphs = [...this._graphs, graph];
+      renderGraphButtons(this._graphButtons, this._graphs, g => void this.showGraph(g.id));
     }
     this._graph = graph;
     this._selected = null;
@@ -347,10 +357,16 @@ export class FxGraphPane extends Pane {
     }
   }
 
-  /** Whether a node's file is the cell of the frame shown (its lines link to the source pane). */
+  /**
+   * Whether a node's file is the cell of the frame shown (its lines link to the source pane); with no frame (an
+   * exported graph), whether it is the cell, which the source pane then shows.
+   */
   private _inFrameFile(filename: string | null): boolean {
     const frame = this.frame;
-    return !!frame && frame.code.in_cell && filename === frame.code.filename;
+    if (!frame) {
+      return filename !== null && filename === this.ctx.report.cell.filename;
+    }
+    return frame.code.in_cell && filename === frame.code.filename;
   }
 
   /** Open or close a cluster and draw again, centred on it. */

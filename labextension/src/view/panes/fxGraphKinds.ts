@@ -1,6 +1,7 @@
 /**
  * The graphs of a frame in the FX graph pane: which it draws and in what order (Dynamo's graph or its partial
- * graph, DDP's split graph and pieces, then the AOTAutograd graphs), the graph buttons of the toolbar (labelled
+ * graph, DDP's split graph and pieces, then the AOTAutograd graphs; with no frame, the graphs of the run's exported
+ * programs, which belong to no frame), the graph buttons of the toolbar (labelled
  * by kind as Dynamo and AOTAutograd name them, numbered when a kind repeats), and the line that says what a graph
  * is when it is not a compiled Dynamo graph.
  */
@@ -17,7 +18,8 @@ export const GRAPH_KIND_LABELS: Record<GraphKind, string> = {
   aot_joint: 'joint',
   aot_forward: 'forward',
   aot_backward: 'backward',
-  aot_inference: 'inference'
+  aot_inference: 'inference',
+  export: 'export'
 };
 
 /** The order of the graph buttons. */
@@ -29,7 +31,8 @@ const KIND_ORDER: GraphKind[] = [
   'aot_joint',
   'aot_forward',
   'aot_backward',
-  'aot_inference'
+  'aot_inference',
+  'export'
 ];
 
 /** The graphs of a frame the pane draws: Dynamo's (or its partial graph), then the AOT graphs, in KIND_ORDER. */
@@ -55,10 +58,13 @@ export function renderGraphButtons(where: HTMLElement, graphs: Graph[], show: (g
     const n = (seen.get(graph.kind) ?? 0) + 1;
     seen.set(graph.kind, n);
     // a DDP piece by DDPOptimizer's name for it (submod_0), as its split graph calls it
+    // an exported graph by its module's name (export Scale)
     const label =
       graph.kind === 'ddp_split_child' && graph.name
         ? graph.name
-        : GRAPH_KIND_LABELS[graph.kind] + (count > 1 ? ` ${n}` : '');
+        : graph.kind === 'export' && graph.name
+          ? `export ${graph.name}`
+          : GRAPH_KIND_LABELS[graph.kind] + (count > 1 ? ` ${n}` : '');
     const btn = button(label, () => show(graph), {
       data: { graphId: String(graph.id), kind: graph.kind },
       class: 'jp-DynamoExplorer-small',
@@ -88,6 +94,8 @@ function graphTitle(graph: Graph): string {
       return "DDPOptimizer's split graph: the Dynamo graph cut at DDP's bucket boundaries, calling each piece in turn";
     case 'ddp_split_child':
       return `${graph.name ?? 'A piece'}: a piece of the Dynamo graph (one DDP bucket's parameters), compiled by the backend on its own`;
+    case 'export':
+      return `The graph torch.export made of ${graph.name ?? 'the module'} (aten ops): an exported program's, not a compile's`;
     default:
       return `AOTAutograd ${GRAPH_KIND_LABELS[graph.kind]} graph (aten ops)`;
   }
@@ -100,6 +108,9 @@ export function graphNote(graph: Graph, splits: DdpSplit[] | undefined): string 
   }
   if (graph.kind === 'ddp_split_graph' || graph.kind === 'ddp_split_child') {
     return ddpNote(graph, splits ?? []);
+  }
+  if (graph.kind === 'export') {
+    return `exported program of ${graph.name ?? 'the module'} (torch.export): no compile, no frame · `;
   }
   return graph.kind === 'dynamo' ? '' : `AOTAutograd ${GRAPH_KIND_LABELS[graph.kind]} graph · `;
 }

@@ -41,7 +41,8 @@ export function nodeDetails(ctx: IViewContext, frame: Frame | null, node: FxNode
     h('div', { class: 'jp-DynamoExplorer-detailsTitle', text: node.name, data: { node: node.name } }),
     fields
   ];
-  if (node.line !== null && frame) {
+  // no frame (an exported graph): a line of the cell, which the source pane shows then
+  if (node.line !== null && (frame || node.filename === ctx.report.cell.filename)) {
     const line = node.line;
     out.push(button(`show line ${line}`, () => void ctx.jumpToLine(frame, line), { class: 'jp-DynamoExplorer-link' }));
   }
