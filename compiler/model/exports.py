@@ -104,7 +104,7 @@ class ExportCall:
     signature: list[ExportSpec] = field(default_factory=list)
     ranges: list[ExportRange] = field(default_factory=list)
     graph_nodes: int | None = None
-    graph_code: str | None = None  # minor 21 only: the code of its graph (graph_id) since
+    # ``graph_code`` (schema: deprecated, minor 21 only) has no field: the code is its graph's (``graph_id``)
     draft: list[DraftFailure] = field(default_factory=list)
     graph_id: int | None = None
     checks: list[ExportCheck] = field(default_factory=list)
