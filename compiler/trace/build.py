@@ -9,7 +9,8 @@ One builder per pane, the live collectors' own where a live run reads the same t
   (``aot_graphs.add_aot_graphs``) and inductor's output code (``output_code.add_output_code``) as live; DDP's splits:
   ``optimize_ddp_split_graph`` / ``optimize_ddp_split_child`` (``ddp_splits.add_split``, as live);
 - graph breaks: ``dynamo_graph_break_reason`` (``graph_breaks.add_graph_breaks``);
-- guards, recompiles, dynamic shapes, compile phases and cache decisions: ``trace/panes.py``.
+- guards, recompiles, dynamic shapes, compile phases and cache decisions: ``trace/panes.py``;
+- export calls (``TORCH_DTRACE``'s ``export`` and ``exported_program``): ``exports_trace.add_exports``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from ..bytecode import rows_from_listing
 from ..collectors.aot_graphs import add_aot_graphs, parse_readable
 from ..collectors.caches.cache_story import CACHE_ARTIFACT, attach, cache_line, read
 from ..collectors.ddp_splits import SPLIT_CHILD, SPLIT_GRAPH, add_split
+from ..collectors.exports.exports_trace import PAYLOADS as EXPORT_PAYLOADS
+from ..collectors.exports.exports_trace import add_exports
 from ..collectors.graph_breaks.graph_breaks import add_graph_breaks
 from ..collectors.links import frame_status
 from ..collectors.output_code.output_code import PAYLOADS as OUTPUT_CODE_EVENTS
@@ -62,6 +65,7 @@ PAYLOAD_EVENTS = frozenset(
         SPLIT_GRAPH,
         SPLIT_CHILD,
         *OUTPUT_CODE_EVENTS,
+        *EXPORT_PAYLOADS,
     }
 )
 
@@ -155,6 +159,7 @@ def report_from_events(events: list[TraceEvent], source: TraceLogFile) -> Compil
     for frame in report.frames:
         frame.cache_story = cache_line(frame.caches) or None
     _link_graphs(report)
+    add_exports(report, events)
     for frame in report.frames:
         frame.status = frame_status(frame, report)
         if frame.status == "error":
@@ -166,19 +171,24 @@ def report_from_events(events: list[TraceEvent], source: TraceLogFile) -> Compil
             )
     report.timings = {"wall_s": 0.0, "compile_s": sum(f.compile_time_s or 0.0 for f in report.frames), "capture_s": 0.0}
     if not report.frames:
-        report.trace.missing.insert(0, _no_compile(events))
+        report.trace.missing.insert(0, _no_compile(events, exports=len(report.exports)))
     return report
 
 
-def _no_compile(events: list[TraceEvent]) -> TraceMissing:
+def _no_compile(events: list[TraceEvent], exports: int = 0) -> TraceMissing:
     """What a log without a single torch.compile frame holds instead (a torch.export run, a vLLM pass, a stub)."""
     kinds = collections.Counter(ev.name for ev in events)
     held = ", ".join(f"{name} ×{n}" for name, n in kinds.most_common(4)) or "no records"
     return TraceMissing(
         pane="frames",
         what="a frame torch.compile compiled: the log holds none (no dynamo_start, no compilation_metrics)",
-        why=f"its records are {held}; a torch.export or a post-grad-pass log: tlparse shows those, "
-        "the explorer shows torch.compile's frames",
+        why=f"its records are {held}; "
+        + (
+            f"the Export pane shows its {exports} export call{'s' if exports != 1 else ''}"
+            if exports
+            else "a torch.export log written with TORCH_TRACE (TORCH_DTRACE records the export calls) or a "
+            "post-grad-pass log: tlparse shows those, the explorer shows torch.compile's frames"
+        ),
     )
 
 

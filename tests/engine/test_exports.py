@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import gc
 import json
+import os
+import subprocess
+import sys
 import weakref
 from pathlib import Path
 
 import pytest
 
+from compiler.schema import report_errors
 from compiler.summary import exports_line
+from compiler.trace import read_trace
 from kernel_ext.static_html import render
+from tests.goldens.cases import EXPORTS
 
 from .helpers import run
 
@@ -226,3 +232,65 @@ def test_an_op_without_a_fake_kernel_is_unsupported_in_either_mode_and_draft_exp
         11,
         "y = scramble(x)",
     )
+
+
+def test_an_export_job_read_from_its_trace_tells_what_the_live_run_told(golden, tmp_path):
+    """The golden's program run as plain Python with TORCH_DTRACE (TORCH_TRACE records no export), then opened: each
+    export call with the live run's outcome, kind, user line and code, the exported program's signature, ranges,
+    input checks and graph; draft_export's own log is a draft call. A Dim's name and export's suggested fixes are
+    not in a trace."""
+    program, trace_dir = tmp_path / "program.py", tmp_path / "dtrace"
+    program.write_text(EXPORTS)
+    env = {k: v for k, v in os.environ.items() if k not in ("TORCH_TRACE", "TORCH_DTRACE")}
+    done = subprocess.run(
+        [sys.executable, str(program)], env={**env, "TORCH_DTRACE": str(trace_dir)}, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    opened = [o.report for o in read_trace([str(trace_dir)])]
+    for report in opened:
+        assert report_errors(report) == []
+    calls = [c for r in opened for c in r["exports"]]
+    by_api = sorted(calls, key=lambda c: c["api"] != "torch.export.export")
+    gate, scale, draft = by_api
+    live_gate, live_scale, live_draft = golden["exports"]
+    assert [(c["mode"], c["outcome"], c["module"]) for c in (gate, scale, draft)] == [
+        ("non_strict", "failed", "Gate"),
+        ("non_strict", "exported", "Scale"),
+        ("draft", "exported", "?"),
+    ]
+    assert (gate["line"], scale["line"]) == (live_gate["line"], live_scale["line"]), "the user's line of each call"
+    f, live_f = gate["failure"], live_gate["failure"]
+    assert (
+        (f["kind"], f["line"], f["code"])
+        == (live_f["kind"], live_f["line"], live_f["code"])
+        == ("data_dependent", 7, "if x.sum() > 0:")
+    )
+    assert scale["signature"] == live_scale["signature"]
+    assert [{**r, "dim": None} for r in live_scale["ranges"]] == scale["ranges"], "the same ranges, less the Dim's name"
+    assert scale["checks"] == [c for c in live_scale["checks"] if c["kind"] != "guard"]
+    report = next(r for r in opened if scale in r["exports"])
+    graph = report["graphs"][scale["graph_id"]]
+    live_graph = golden["graphs"][live_scale["graph_id"]]
+    assert (graph["kind"], graph["compile_id"]) == ("export", None)
+    assert [(n["name"], n["op"], n["target"], n["line"]) for n in graph["nodes"]] == [
+        (n["name"], n["op"], n["target"], n["line"]) for n in live_graph["nodes"]
+    ], "the graph's nodes and their lines, as live"
+    assert draft["graph_nodes"] == live_draft["graph_nodes"] and draft["ranges"] == live_draft["ranges"]
+
+
+def test_tlparses_export_log_opens_into_its_draft_export_call():
+    """tlparse's own export test log (a torch of January 2025: the signature printed as its repr, no export start
+    record): its draft_export call, at the user's test line, with its signature, graph and unbacked symbols."""
+    log = Path(__file__).resolve().parents[1] / "traces" / "tlparse" / "ezyang" / "export.log.gz"
+    [opened] = read_trace([str(log)])
+    (call,) = opened.report["exports"]
+    assert (call["api"], call["mode"], call["outcome"]) == ("torch.export.draft_export", "draft", "exported")
+    assert call["filename"].endswith("test/export/test_draft_export.py") and call["line"] == 184
+    assert [(s["direction"], s["kind"], s["name"]) for s in call["signature"]] == [
+        ("input", "USER_INPUT", "a"),
+        ("input", "USER_INPUT", "b"),
+        ("input", "USER_INPUT", "c"),
+        ("output", "USER_OUTPUT", "slice_1"),
+    ]
+    assert [r["symbol"] for r in call["ranges"]][:3] == ["u0", "u1", "u2"] and call["ranges"][0]["max"] is None
+    assert opened.report["graphs"][call["graph_id"]]["kind"] == "export" and call["graph_nodes"] == 29

@@ -13,8 +13,8 @@ graph's code; for ``draft_export`` its report (each failure, the expression and 
 for a failure its exception classified (``exports_torch.classify``: a guard on a data-dependent value, a
 constraint violation, an unsupported op or construct), the user's innermost frame (the traceback's in non-strict
 mode, Dynamo's user stack in strict mode) and export's own suggested fixes. An export inside another (strict export
-calls ``torch._dynamo.export``) is the outer one's. Strict mode's Dynamo compiles are reported as frames like any
-compile the run watches.
+calls ``torch._dynamo.export``) is the outer one's. A trace's export calls (``TORCH_DTRACE``) are read by
+``exports_trace.py`` into the same records; the input checks of either come from ``checks.input_checks``.
 """
 
 from __future__ import annotations

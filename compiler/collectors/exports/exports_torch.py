@@ -14,7 +14,6 @@ bound before the run, ``from torch.export import export``, still reaches the wat
 from __future__ import annotations
 
 import contextlib
-import re
 import sys
 import threading
 import time
@@ -26,6 +25,7 @@ from typing import Any
 import torch
 
 from ...user_code import is_user_file
+from .checks import Size, input_checks
 
 __all__ = ["Call", "Failure", "checks", "classify", "draft_failures", "program_parts", "watched"]
 
@@ -321,36 +321,17 @@ def program_parts(ep: Any, dynamic_shapes: Any) -> dict[str, Any]:
 
 def checks(ep: Any) -> list[tuple[str, str, str | None]]:
     """``(kind, expr, input)`` for each check the exported program makes of its user inputs when called
-    (``ExportedProgram.module()`` checks them before it runs): a size export specialized (``x.shape[1] == 8``),
-    a dynamic size within its symbol's range (``2 <= x.shape[0] <= 64``), a size that is another's or derived from
-    it (``y.shape[0] == x.shape[0]``), then the shape guards export kept (``ExportedProgram._guards_code``)."""
-    out: list[tuple[str, str, str | None]] = []
-    place: dict[str, str] = {}  # each symbol -> the first input dimension it stands for
-    ranges = {str(s): vr for s, vr in ep.range_constraints.items()}
+    (``checks.input_checks``): the user inputs' sizes off their placeholders, each symbol's range, and the shape
+    guards export kept (``ExportedProgram._guards_code``)."""
     users = [s.arg.name for s in ep.graph_signature.input_specs if s.kind.name == "USER_INPUT" and hasattr(s.arg, "name")]
     nodes = {n.name: n for n in ep.graph.nodes if n.op == "placeholder"}
+    inputs: list[tuple[str, list[Size]]] = []
     for name in users:
         val = nodes[name].meta.get("val") if name in nodes else None
-        for d, size in enumerate(getattr(val, "shape", ())):
-            here = f"{name}.shape[{d}]"
-            if not isinstance(size, torch.SymInt):
-                out.append(("static", f"{here} == {int(size)}", name))
-                continue
-            expr = size.node.expr
-            symbol = str(expr)
-            if symbol in ranges and symbol not in place:
-                place[symbol] = here
-                vr = ranges[symbol]
-                lo, hi = _bound(vr.lower), _bound(vr.upper)
-                text = (f"{lo} <= " if lo is not None else "") + here + (f" <= {hi}" if hi is not None else "")
-                out.append(("range", text, name))
-            else:
-                other = symbol
-                for s in sorted(place, key=len, reverse=True):  # s77 before s7
-                    other = re.sub(rf"\b{re.escape(s)}\b", place[s], other)
-                out.append(("equal", f"{here} == {other}", name))
-    out += [("guard", str(g), None) for g in getattr(ep, "_guards_code", None) or []]
-    return out
+        sizes = [str(s.node.expr) if isinstance(s, torch.SymInt) else int(s) for s in getattr(val, "shape", ())]
+        inputs.append((name, sizes))
+    ranges = {str(s): (_bound(vr.lower), _bound(vr.upper)) for s, vr in ep.range_constraints.items()}
+    return input_checks(inputs, ranges, [str(g) for g in getattr(ep, "_guards_code", None) or []])
 
 
 def _arg_name(arg: Any) -> str:
