@@ -52,6 +52,7 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("CompileReport", "schema_version"): "CompileReport.to_json() writes it from compiler.schema.SCHEMA_VERSION",
     ("Graph", "dot"): "deprecated: not written since minor 4 (the renderer builds the DOT itself)",
     ("DynamoReset", "next_frame_id"): "deprecated: written by minors 8 to 13 only",
+    ("ExportCall", "graph_code"): "deprecated: written by minor 21 only (since, the code of its graph: graph_id)",
 }
 
 #: object definitions without a dataclass, and why (a field may hold one as ``dict[str, V]``)
