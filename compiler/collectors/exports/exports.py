@@ -96,22 +96,9 @@ class ExportsCollector(Collector):
             if graph is not None:
                 self.graphs[out.index] = graph
         except Exception as exc:  # noqa: BLE001 - the user's export call goes on as it was
-            self.calls.append(
-                ExportCall(
-                    index=len(self.calls),
-                    api=call.api,
-                    mode=call.mode,  # type: ignore[arg-type]
-                    module=call.module,
-                    module_line=call.module_line,
-                    filename=call.filename,
-                    line=call.line,
-                    inputs=[],
-                    dynamic_shapes=None,
-                    outcome="failed" if call.failure else "exported",
-                    seconds=round(call.seconds, 4),
-                    summary=f"export {call.module}: not read ({type(exc).__name__}: {exc})",
-                )
-            )
+            out = _call_record(len(self.calls), call, failed=call.failure is not None)
+            out.summary = f"export {call.module}: not read ({type(exc).__name__}: {exc})"
+            self.calls.append(out)
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
         for call in self.calls:
@@ -154,7 +141,22 @@ def _export_call(index: int, call: Call) -> tuple[ExportCall, Graph | None]:
             suggested=f.suggested,
             remedies=remedies,
         )
-    out = ExportCall(
+    out = _call_record(index, call, failed=failure is not None)
+    out.inputs = [ExportInput(name=n, shape=s, dtype=d) for n, s, d in call.inputs]
+    out.dynamic_shapes = json.dumps(call.dynamic_shapes) if call.dynamic_shapes is not None else None
+    out.failure = failure
+    out.signature = [ExportSpec(direction=d, kind=k, name=n, target=t) for d, k, n, t in parts.get("signature", [])]  # type: ignore[arg-type]
+    out.ranges = [ExportRange(symbol=s, dim=dim, place=p, min=lo, max=hi) for s, dim, p, lo, hi in parts.get("ranges", [])]
+    out.graph_nodes = len(graph.nodes) if graph is not None else None
+    out.draft = [_placed(DraftFailure(**d), graph) for d in draft]
+    out.checks = [ExportCheck(kind=k, expr=e, input=i) for k, e, i in parts.get("checks", [])]  # type: ignore[arg-type]
+    out.summary = summary_line(out)
+    return out, graph
+
+
+def _call_record(index: int, call: Call, failed: bool) -> ExportCall:
+    """A call's record with what the wrapper noted as it was made (what export gave is read into it after)."""
+    return ExportCall(
         index=index,
         api=call.api,
         mode=call.mode,  # type: ignore[arg-type]
@@ -162,20 +164,12 @@ def _export_call(index: int, call: Call) -> tuple[ExportCall, Graph | None]:
         module_line=call.module_line,
         filename=call.filename,
         line=call.line,
-        inputs=[ExportInput(name=n, shape=s, dtype=d) for n, s, d in call.inputs],
-        dynamic_shapes=json.dumps(call.dynamic_shapes) if call.dynamic_shapes is not None else None,
-        outcome="failed" if failure else "exported",
+        inputs=[],
+        dynamic_shapes=None,
+        outcome="failed" if failed else "exported",
         seconds=round(call.seconds, 4),
         summary="",
-        failure=failure,
-        signature=[ExportSpec(direction=d, kind=k, name=n, target=t) for d, k, n, t in parts.get("signature", [])],
-        ranges=[ExportRange(symbol=s, dim=dim, place=p, min=lo, max=hi) for s, dim, p, lo, hi in parts.get("ranges", [])],
-        graph_nodes=len(graph.nodes) if graph is not None else None,
-        draft=[_placed(DraftFailure(**d), graph) for d in draft],
-        checks=[ExportCheck(kind=k, expr=e, input=i) for k, e, i in parts.get("checks", [])],  # type: ignore[arg-type]
     )
-    out.summary = summary_line(out)
-    return out, graph
 
 
 def _placed(entry: DraftFailure, graph: Graph | None) -> DraftFailure:
