@@ -32,7 +32,6 @@ from ...model import (
     DraftFailure,
     ExportCall,
     ExportCheck,
-    ExportFailure,
     ExportInput,
     ExportRange,
     ExportSpec,
@@ -42,36 +41,7 @@ from ..base import CaptureContext, Collector
 from ..fx_graphs import node_rows, readable
 from .exports_torch import Call, draft_failures, program_parts, watched
 
-__all__ = ["FAILURE_WORDS", "ExportsCollector", "summary_line"]
-
-#: each kind of failure in words, and what usually helps (torch's APIs by name)
-FAILURE_WORDS: dict[str, tuple[str, list[str]]] = {
-    "data_dependent": (
-        "a guard on a data-dependent value",
-        [
-            "torch._check(...) on the value before it is used, to tell export what holds",
-            "torch.cond(pred, true_fn, false_fn) for a branch on tensor data, which keeps both branches",
-            "torch.export.draft_export to trace on with an assumption and a report of each",
-        ],
-    ),
-    "constraint_violation": (
-        "a Dim's range against what the trace required",
-        [
-            "the suggested fixes above: a narrower range, or the value the trace specialized to",
-            "Dim.AUTO (or Dim.DYNAMIC) instead of a named Dim, to let export infer the range",
-        ],
-    ),
-    "unsupported": (
-        "an op or construct export cannot trace",
-        [
-            "torch.library.register_fake for a custom op without a fake kernel",
-            "torch.export.draft_export to list every such failure at once",
-            "strict=False (non-strict mode runs the Python as Python)",
-        ],
-    ),
-    "user_error": ("a use export refuses", []),
-    "other": ("an error while exporting", []),
-}
+__all__ = ["ExportsCollector", "summary_line"]
 
 
 class ExportsCollector(Collector):
@@ -125,22 +95,7 @@ def _export_call(index: int, call: Call) -> tuple[ExportCall, Graph | None]:
         if gm is not None
         else None
     )
-    failure = None
-    if call.failure is not None:
-        f = call.failure
-        what, remedies = FAILURE_WORDS[f.kind]
-        failure = ExportFailure(
-            exception=f.exception,
-            kind=f.kind,  # type: ignore[arg-type]
-            what=what,
-            message=f.message,
-            filename=f.filename,
-            line=f.line,
-            function=f.function,
-            code=f.code,
-            suggested=f.suggested,
-            remedies=remedies,
-        )
+    failure = call.failure
     out = _call_record(index, call, failed=failure is not None)
     out.inputs = [ExportInput(name=n, shape=s, dtype=d) for n, s, d in call.inputs]
     out.dynamic_shapes = json.dumps(call.dynamic_shapes) if call.dynamic_shapes is not None else None

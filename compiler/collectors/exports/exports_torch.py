@@ -24,24 +24,12 @@ from typing import Any
 
 import torch
 
+from ...model import ExportFailure
 from ...user_code import is_user_file
 from .checks import Size, input_checks
+from .words import failure as export_failure
 
-__all__ = ["Call", "Failure", "checks", "classify", "draft_failures", "program_parts", "watched"]
-
-
-@dataclass(slots=True)
-class Failure:
-    """A failed export, read off its exception: its type, kind, message, the user's frame, export's suggestions."""
-
-    exception: str
-    kind: str
-    message: str
-    filename: str | None = None
-    line: int | None = None
-    function: str | None = None
-    code: str | None = None
-    suggested: list[str] = field(default_factory=list)
+__all__ = ["Call", "checks", "classify", "draft_failures", "program_parts", "watched"]
 
 
 @dataclass(slots=True)
@@ -59,7 +47,7 @@ class Call:
     dynamic_shapes: Any
     seconds: float = 0.0
     program: Any = None  # the ExportedProgram: read at once (``program_parts``), never kept
-    failure: Failure | None = None
+    failure: ExportFailure | None = None
     parts: dict[str, Any] = field(default_factory=dict)
 
 
@@ -160,7 +148,7 @@ def _made(call: Call, record: Callable[[Call], None], make: Callable[[], Any]) -
         try:
             call.failure = classify(exc)
         except Exception:  # noqa: BLE001 - the user's exception goes on as it is, whatever reading it did
-            call.failure = Failure(type(exc).__name__, "other", _first_paragraph(str(exc)))
+            call.failure = export_failure(type(exc).__name__, "other", _first_paragraph(str(exc)))
         record(call)
         raise
     finally:
@@ -247,7 +235,7 @@ _KINDS = (
 )
 
 
-def classify(exc: BaseException) -> Failure:
+def classify(exc: BaseException) -> ExportFailure:
     """A failed export in words: the exception's type, its kind (``data_dependent``: a guard on a data-dependent
     value; ``constraint_violation``: a ``Dim``'s range against what the trace required; ``unsupported``: an op or
     construct export cannot trace; ``user_error``; ``other``), its message's first paragraph, the user's innermost
@@ -263,10 +251,10 @@ def classify(exc: BaseException) -> Failure:
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if is_user_file(f.filename) and f.filename != __file__]
     real = [f for f in getattr(exc, "real_stack", None) or [] if is_user_file(f.filename)]
     frame = (real or frames or [None])[-1]
-    return Failure(
-        exception=type(exc).__name__,
-        kind=kind,
-        message=_first_paragraph(text),
+    return export_failure(
+        type(exc).__name__,
+        kind,
+        _first_paragraph(text),
         filename=frame.filename if frame else None,
         line=frame.lineno if frame else None,
         function=frame.name if frame else None,

@@ -27,7 +27,8 @@ from ...model import CompileReport, ExportCall, ExportCheck, ExportFailure, Expo
 from ...user_code import is_user_file
 from ..aot_graphs import parse_readable
 from .checks import Size, input_checks
-from .exports import FAILURE_WORDS, summary_line
+from .exports import summary_line
+from .words import failure
 
 __all__ = ["PAYLOADS", "add_exports"]
 
@@ -157,38 +158,29 @@ def _failure(events: list[TraceEvent]) -> ExportFailure:
         if ev.name == "guard_on_data_dependent_error":
             frames = [f for f in meta.get("stack") or [] if _user(f.get("filename"))]
             f = frames[-1] if frames else {}
-            what, remedies = FAILURE_WORDS["data_dependent"]
-            return ExportFailure(
-                exception="GuardOnDataDependentSymNode",
-                kind="data_dependent",
-                what=what,
-                message=f"Could not guard on data-dependent expression {meta.get('expr')}",
+            return failure(
+                "GuardOnDataDependentSymNode",
+                "data_dependent",
+                f"Could not guard on data-dependent expression {meta.get('expr')}",
                 filename=f.get("filename"),
                 line=int(f["line"]) if f.get("line") is not None else None,
                 function=f.get("name"),
                 code=f.get("loc") or None,
-                remedies=remedies,
             )
         if ev.name == "compilation_metrics" and meta.get("fail_type"):
             reason = str(meta.get("fail_reason") or "")
-            kind = "data_dependent" if "data-dependent" in reason.lower() else "unsupported"
-            what, remedies = FAILURE_WORDS[kind]
             lineno = meta.get("fail_user_frame_lineno")
-            return ExportFailure(
-                exception=str(meta["fail_type"]).rsplit(".", 1)[-1].rstrip("'>"),
-                kind=kind,  # type: ignore[arg-type]
-                what=what,
-                message=reason.strip().split("\n\n")[0][:600],
+            return failure(
+                str(meta["fail_type"]).rsplit(".", 1)[-1].rstrip("'>"),
+                "data_dependent" if "data-dependent" in reason.lower() else "unsupported",
+                reason.strip().split("\n\n")[0][:600],
                 filename=meta.get("fail_user_frame_filename"),
                 line=int(lineno) if lineno is not None else None,
-                remedies=remedies,
             )
-    what, _ = FAILURE_WORDS["other"]
-    return ExportFailure(
-        exception="?",
-        kind="other",
-        what=what,
-        message="the trace records no export program for this call and no reason (torch logs some failures only as exceptions)",
+    return failure(
+        "?",
+        "other",
+        "the trace records no export program for this call and no reason (torch logs some failures only as exceptions)",
     )
 
 
