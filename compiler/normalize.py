@@ -125,6 +125,8 @@ def normalize_report(report: dict[str, Any], cell_filename: str = "<cell>") -> d
     for fix in rep.get("fixes") or []:  # this run's frames (try_fix.fix's targets name the run before it: left)
         for t in fix["targets"]:
             t["compile_id"] = cid(t["compile_id"])
+    for call in rep.get("exports") or []:  # minor 23: the compiles within a call (strict mode's)
+        call["compile_ids"] = [cid(i) for i in call.get("compile_ids") or []]
     steps = rep.get("trace_steps")
     if steps:  # [Note: trace steps]: the frame it recorded, and the ids its note names
         steps["compile_id"] = cid(steps["compile_id"])

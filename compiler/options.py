@@ -381,7 +381,8 @@ def unwritable(path: str, flag: str) -> str | None:
 # The forms a --try NAME takes (the fixes themselves: [Note: try a fix] in try_fix.py); checked before anything runs.
 _FORM = re.compile(
     r"^(capture_scalar_outputs|capture_dynamic_output_shape_ops|reorderable_logging_functions|dynamic|cond"
-    r"|(mark_dynamic|maybe_mark_dynamic):[A-Za-z_]\w*:\d+|(allow_in_graph|nonstrict_trace):[A-Za-z_]\w*|torch_check:\d+)$"
+    r"|(mark_dynamic|maybe_mark_dynamic):[A-Za-z_]\w*:\d+|(allow_in_graph|nonstrict_trace):[A-Za-z_]\w*|torch_check:\d+"
+    r"|export_(suggested|dim_auto|non_strict|draft):\d+)$"
 )
 _LIST = "the report's fixes (the Try a fix pane, or report['fixes'] of a run without --try) name the ones on offer"
 

@@ -168,6 +168,8 @@ def try_line(report: dict[str, Any]) -> str:
     changes = [f"{label} {before[k]} → {after[k]}" for k, label in _OUTCOME]
     if (before.get("compiled_ms") is not None) and (after.get("compiled_ms") is not None):
         changes.append(f"compiled {format_ms(before['compiled_ms'])} → {format_ms(after['compiled_ms'])}")
+    if before.get("exports_failed") is not None or after.get("exports_failed") is not None:
+        changes.append(f"failed exports {before.get('exports_failed') or 0} → {after.get('exports_failed') or 0}")
     if bool(before.get("error")) != bool(after.get("error")):
         changes.append(f"error {'yes' if before.get('error') else 'no'} → {'yes' if after.get('error') else 'no'}")
     return f"tried {tried['fix']['name']}: " + ", ".join(changes)

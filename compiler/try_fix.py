@@ -22,7 +22,9 @@ that ``mark_dynamic`` already covers: a run-long mark would swallow the user's o
 ``allow_in_graph`` / ``nonstrict_trace`` by id in Dynamo's trace rules (``try_fix_torch.register_for_run``), bound
 before each compiled call because the cell defines the helper anew on each run, and undone; a
 ``torch._check`` appended to the statement that made the value (``; torch._check(n != 0)``, so no line
-moves), the cell's text in linecache swapped for the run.
+moves), the cell's text in linecache swapped for the run; an export fix (``export_*:N``) makes the run's N-th export
+call otherwise (``exports_torch.Rewrite``: its ``dynamic_shapes`` refined by export's suggested fixes or with
+``Dim.AUTO``, ``strict=False``, or ``draft_export`` in its place), every other call as it comes.
 Comparable runs: Dynamo's automatic-dynamic memory would let the after run start from what the before run
 learned (a size that changed is dynamic from the first compile), hiding a recompile whether or not the fix
 helps. So the runs made here forget that memory of the code they compile first (``--fresh``;
@@ -47,6 +49,7 @@ from typing import Any, Protocol
 import torch
 
 from . import try_fix_torch
+from .collectors.exports import exports_torch
 from .collectors.fixes import check_line, config_value
 from .errors import UsageError
 from .model import Fix, FixKind, FixTarget, RunOutcome, TryFix
@@ -99,6 +102,7 @@ def outcome(report: dict[str, Any]) -> RunOutcome:
         compile_ms=round(float(timings.get("compile_s") or 0.0) * 1000, 3),
         compiled_ms=float(profile["compiled_ms"]) if profile else None,
         eager_ms=float(profile["eager_ms"]) if profile else None,
+        exports_failed=sum(1 for e in exports if e.get("outcome") == "failed") if (exports := report.get("exports")) else None,
     )
 
 
@@ -163,6 +167,8 @@ class Applied:
                 self._bind()
             elif self.kind == "mark":
                 stack.callback(self._mark_notes)
+            elif self.kind == "export":
+                stack.callback(self._export_notes, stack.enter_context(exports_torch.rewriting(self._rewrite())))
             yield
 
     def optimize(self, optimize: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -221,6 +227,23 @@ class Applied:
             "its own _dynamo_* marks again)"
         )
         self._marked.clear()
+
+    # --- export calls --------------------------------------------------------------------------------------
+
+    def _rewrite(self) -> exports_torch.Rewrite:
+        """The export call this fix changes, and how (``export_draft:2``: the run's third call, as draft_export)."""
+        how = self.name.split(":")[0].removeprefix("export_")
+        index = int(self.arg)
+        calls = self.before.get("exports") or []
+        failure = next((c.get("failure") for c in calls if c.get("index") == index), None) or {}
+        return exports_torch.Rewrite(index=index, how=how, suggested=list(failure.get("suggested") or []))
+
+    def _export_notes(self, rewrite: exports_torch.Rewrite) -> None:
+        if rewrite.done is None:
+            self.notes.append(f"the run made no export call {rewrite.index}; nothing was changed")
+            return
+        self.notes.append(f"export call {rewrite.index} of this run made with {rewrite.done}")
+        self.restored.append("every other export call made as it came; the cell's own arguments are unchanged")
 
     # --- registrations -------------------------------------------------------------------------------------
 

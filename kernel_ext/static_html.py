@@ -155,6 +155,15 @@ def _exports(report: dict, cell: Cell) -> str:
         extra = [f"line {f['line']}: {f['code']}"] if f.get("code") else []
         extra += [f"suggested fix: {s}" for s in f.get("suggested") or []]
         extra += [f"{d['kind']}: {d.get('expr') or d.get('op')} assumed {d.get('assumed')}" for d in c.get("draft") or []]
+        if c.get("compile_ids"):  # minor 23: strict mode's Dynamo frames
+            extra.append("Dynamo traced it as frame " + ", ".join(f"[{i}]" for i in c["compile_ids"]))
+        tries = [
+            x["name"]
+            for x in report.get("fixes") or []
+            if any(t.get("kind") == "export" and t.get("index") == c["index"] for t in x.get("targets") or [])
+        ]
+        if tries:
+            extra.append("try a fix: " + ", ".join(tries))
         sub = "".join(f"<li>{_e(x)}</li>" for x in extra)
         items.append(f"<li>{_e(c.get('summary'))}" + (f"<ul>{sub}</ul>" if sub else "") + "</li>")
     rows = [

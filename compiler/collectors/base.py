@@ -47,7 +47,7 @@ from ..cell import CellProgram
 from ..model import CompileReport, CutPart, DynamoReset, PartCut
 from ..options import RunOptions
 
-__all__ = ["HOOKS", "CaptureContext", "CodeRecord", "Collector", "gc_paused"]
+__all__ = ["HOOKS", "CaptureContext", "CodeRecord", "Collector", "FullgraphCapture", "gc_paused"]
 
 
 @contextlib.contextmanager
@@ -72,6 +72,20 @@ class CodeRecord:
     attempt: int
     orig: types.CodeType
     new: types.CodeType
+
+
+@dataclass(slots=True)
+class FullgraphCapture:
+    """A frame Dynamo traced for ``fullgraph_capture`` (strict export): no compilation metrics carry its compile id,
+    so the dispatcher notes its code, how long it took and, when it failed, its exception."""
+
+    code: types.CodeType
+    seconds: float
+    fail_type: str | None = None
+    fail_reason: str | None = None
+    #: Dynamo's user stack of the failure (the exception's ``real_stack``: file, line, function and code of each
+    #: frame), for the break's user line when the cell catches the exception
+    real_stack: list[Any] = field(default_factory=list)
 
 
 class Collector:
@@ -174,6 +188,8 @@ class CaptureContext:
     hook_failures: list[tuple[str, str, Exception]] = field(default_factory=list)
     #: (name, file, first line) of each code compiled with fullgraph=True by the user's own torch.compile (calls.py)
     fullgraph_codes: set[tuple[str, str, int]] = field(default_factory=set)
+    #: frames Dynamo traced for ``fullgraph_capture`` (strict export), by compile id
+    fullgraph_captures: dict[str, FullgraphCapture] = field(default_factory=dict)
     #: every ``torch._dynamo.reset()`` the cell made (dispatch.py), in order
     resets: list[DynamoReset] = field(default_factory=list)
     #: how many of those came after a compile of the run: the ``@n`` of the ids compiled now

@@ -48,7 +48,7 @@ from .._compat import current_trace_id
 from ..backend import is_explorer_backend
 from ..model import DynamoReset
 from . import capture_torch, observe_torch
-from .base import HOOKS, CaptureContext, CodeRecord, Collector, declares
+from .base import HOOKS, CaptureContext, CodeRecord, Collector, FullgraphCapture, declares
 
 __all__ = ["Dispatcher"]
 
@@ -88,6 +88,7 @@ class Dispatcher:
             with contextlib.ExitStack() as stack:
                 stack.enter_context(capture_torch.compile_callbacks(self.on_compile_start, self.on_compile_end, self.on_reset))
                 stack.enter_context(observe_torch.backend_calls(self.on_backend_call))
+                stack.enter_context(observe_torch.fullgraph_captures(self.on_fullgraph_capture))
                 if self.by_hook["on_guards"]:  # nothing is observed that no collector reads
                     stack.enter_context(observe_torch.guard_builds(self.on_guards))
                 if self.by_hook["on_guard_failure"]:
@@ -159,6 +160,38 @@ class Dispatcher:
         for c in self.by_hook["on_code"]:
             self._call(c, "on_code", ctx, record)
         return None
+
+    def on_fullgraph_capture(
+        self, code: types.CodeType, capture: Callable[[], Any], read: Callable[[Any], observe_torch.Captured]
+    ) -> Any:
+        """A frame Dynamo traces for ``fullgraph_capture`` (strict export: ``observe_torch.fullgraph_captures``) is
+        told to the collectors as ``torch.compile``'s frames are: its start and end, its code and generated
+        bytecode, its guards; its time and its exception when it failed (``ctx.fullgraph_captures``)."""
+        cid, _ = current_trace_id()
+        if cid is None or not self.ctx.watches(cid):
+            return capture()
+        self.on_compile_start(cid, "DYNAMO")
+        noted = self.ctx.fullgraph_captures[cid] = FullgraphCapture(code, 0.0)
+        started = time.perf_counter()
+        try:
+            out = capture()
+        except BaseException as exc:
+            noted.fail_type, noted.fail_reason = type(exc).__name__, str(exc)
+            noted.real_stack = list(getattr(exc, "real_stack", None) or [])
+            raise
+        finally:
+            noted.seconds = time.perf_counter() - started
+            self.on_compile_end(cid, "DYNAMO")
+        try:
+            made = read(out)
+        except Exception as exc:  # noqa: BLE001 - a torch whose output reads otherwise: the compile is the user's
+            self.ctx.hook_failures.append(("dispatch", "on_fullgraph_capture", exc))
+            return out
+        if made.bytecode is not None:
+            self.on_code(code, made.bytecode)
+        if made.guards is not None:
+            self._watched("on_guards", made.guards)
+        return out
 
     def on_backend_call(self, backend: Any, gm: Any, example_inputs: list[Any], compile: Callable[[], Any]) -> Any:
         """A graph handed to ``backend`` (``observe_torch.backend_calls``): the collectors see it before the backend

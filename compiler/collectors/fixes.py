@@ -15,6 +15,11 @@ them applied (compiler/try_fix.py, [Note: try a fix]); a hint (``cond``) is show
 | ``tensor 'x' size mismatch at index N`` (a recompile) | ``mark_dynamic:x:N``, ``maybe_mark_dynamic:x:N``, ``dynamic`` | mark, option |
 | any other break inside a helper the cell defines | ``allow_in_graph:NAME``, ``nonstrict_trace:NAME`` | register |
 | ``Data-dependent branching`` | ``cond`` (a torch.cond rewrite) | hint |
+| a failed export call N (``report.exports``): a constraint violation with suggested fixes | ``export_suggested:N`` | export |
+| the same, its ``dynamic_shapes`` naming a ``Dim`` | ``export_dim_auto:N`` (each ``Dim`` as ``Dim.AUTO``) | export |
+| a strict export of an unsupported construct or a data-dependent value (not a branch) | ``export_non_strict:N`` (``strict=False``) | export |
+| a guard on a data-dependent value; an op without a fake kernel | ``export_draft:N`` (``draft_export``) | export |
+| a data-dependent guard of a branch (``if``) | ``cond`` | hint |
 
 ``torch._check_is_size`` is not offered: torch 2.13 deprecates it (FutureWarning: "Use _check(i >= 0) instead"),
 and it did not settle the measured case (``Ne(u0, 0)`` of an ``unflatten`` on an ``.item()``), which
@@ -27,12 +32,14 @@ from __future__ import annotations
 
 import ast
 import functools
+import json
 import re
 from dataclasses import dataclass
 
-from ..model import CompileReport, Fix, FixTarget, Frame, GraphBreak
+from ..model import CompileReport, ExportCall, Fix, FixTarget, Frame, GraphBreak
 from ..user_code import is_user_file
 from .base import CaptureContext, Collector
+from .exports.words import spec_python
 
 __all__ = ["FixesCollector", "check_line", "config_value", "fixes_for"]
 
@@ -47,7 +54,7 @@ class FixesCollector(Collector):
     """Fills ``report.fixes`` in finalize, from the frames, their breaks and their recompiles."""
 
     name = "fixes"
-    requires = ("frames", "graph_breaks", "recompiles")
+    requires = ("frames", "graph_breaks", "recompiles", "exports")
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
         report.fixes = fixes_for(report)
@@ -61,14 +68,14 @@ class _Catalogue:
 
     def __post_init__(self) -> None:
         self.by_name: dict[str, Fix] = {}
-        self.seen: set[tuple[str, str, str, int]] = set()  # (fix, compile id, kind, break index): one target each
+        self.seen: set[tuple[str, str | None, str, int]] = set()  # (fix, compile id, kind, index): one target each
 
     def add(self, fix: Fix, target: FixTarget) -> None:
         """Record ``fix`` for ``target``: each graph break, but each recompiled frame once (a recompile lists a
         reason per old entry, and 100 recompiles of one code hold 5,050: the first that calls for the fix stands
         for its frame)."""
         known = self.by_name.setdefault(fix.name, fix)
-        key = (fix.name, target.compile_id, target.kind, target.index if target.kind == "graph_break" else -1)
+        key = (fix.name, target.compile_id, target.kind, target.index if target.kind in ("graph_break", "export") else -1)
         if key not in self.seen:
             self.seen.add(key)
             known.targets.append(target)
@@ -88,7 +95,98 @@ def fixes_for(report: CompileReport) -> list[Fix]:
             check = _check_fix(report, frame.fail_reason)
             if check is not None:
                 cat.add(check, FixTarget(compile_id=frame.compile_id, kind="failure", index=0))
+    for call in report.exports:
+        for fix in _export_fixes(call):
+            cat.add(fix, FixTarget(compile_id=None, kind="export", index=call.index))
     return list(cat.by_name.values())
+
+
+def _export_fixes(call: ExportCall) -> list[Fix]:
+    """The fixes of a failed export call: export's own suggested fixes and ``Dim.AUTO`` for a constraint violation,
+    ``strict=False`` for what strict mode cannot trace (but a branch on data, which fails in either mode), ``draft_export`` for a data-dependent guard or an op
+    without a fake kernel, ``torch.cond`` for a branch on data (a hint). Each changes that call only (--try)."""
+    f = call.failure
+    if f is None or call.api == "torch._dynamo.export":
+        return []
+    n, what = call.index, f"export {call.module}" + (f" (line {call.line})" if call.line else "")
+    fixes: list[Fix] = []
+    if f.kind == "constraint_violation" and f.suggested:
+        fixes.append(
+            Fix(
+                name=f"export_suggested:{n}",
+                title=f"Apply export's suggested fixes to the dynamic_shapes of {what}",
+                kind="export",
+                api="torch.export.dynamic_shapes.refine_dynamic_shapes_from_suggested_fixes",
+                code="\n".join(f.suggested)
+                + "\n# or, from the error: dynamic_shapes = refine_dynamic_shapes_from_suggested_fixes(str(err), dynamic_shapes)",
+                why="The Dims given do not hold for what the trace required; export's suggested fixes say what does (a "
+                "dimension it specialized to a constant, two dimensions that must be one Dim, a narrower range), and "
+                "torch refines the dynamic_shapes with them.",
+                runnable=True,
+            )
+        )
+    if f.kind == "constraint_violation" and call.dynamic_shapes:
+        auto = _dim_auto(call.dynamic_shapes)
+        if auto is not None:
+            fixes.append(
+                Fix(
+                    name=f"export_dim_auto:{n}",
+                    title=f"Let export infer the ranges of {what} (Dim.AUTO)",
+                    kind="export",
+                    api="torch.export.Dim.AUTO",
+                    code=f"dynamic_shapes = {auto}",
+                    why="A named Dim promises export that the dimension is dynamic over its range, and export fails "
+                    "when the trace needs otherwise; with Dim.AUTO export finds out itself: a dimension the code "
+                    "specializes becomes static, two that must be equal share one symbol.",
+                    runnable=True,
+                )
+            )
+    branch = (f.code or "").lstrip().startswith(("if ", "elif ", "while "))  # on data: a guard in either mode
+    if call.mode == "strict" and f.kind in ("unsupported", "data_dependent") and not branch and "fake" not in f.message:
+        fixes.append(
+            Fix(
+                name=f"export_non_strict:{n}",
+                title=f"Export {call.module} non-strictly (strict=False)",
+                kind="export",
+                api="torch.export.export(..., strict=False)",
+                code="torch.export.export(mod, args, strict=False)",
+                why="Strict mode traces forward with Dynamo, which refuses Python it cannot follow; non-strict mode "
+                "runs forward as plain Python and traces only what it does to tensors.",
+                runnable=True,
+            )
+        )
+    if call.mode != "draft" and (f.kind == "data_dependent" or (f.kind == "unsupported" and "fake" in f.message)):
+        fixes.append(
+            Fix(
+                name=f"export_draft:{n}",
+                title=f"Trace {call.module} with draft_export and read what it assumed",
+                kind="export",
+                api="torch.export.draft_export",
+                code="ep = torch.export.draft_export(mod, args)\nprint(ep._report)",
+                why="draft_export traces on past each failure export stops at (a guard on a data-dependent value takes "
+                "the example's value, checked at run time; an op without a fake kernel gets one from a real run) and "
+                "reports each, with the user's line: the list of what to settle before a real export.",
+                runnable=True,
+            )
+        )
+    if f.kind == "data_dependent" and branch:
+        fixes.append(_cond_hint())
+    return fixes
+
+
+def _dim_auto(spec_json: str) -> str | None:
+    """The call's ``dynamic_shapes`` with each named ``Dim`` as ``Dim.AUTO``, as Python; None when it names none."""
+    named: list[str] = []
+
+    def auto(name: str) -> str:
+        named.append(name)
+        return "Dim.AUTO"
+
+    try:
+        text = spec_python(json.loads(spec_json), auto)
+    except ValueError:
+        return None
+    return text if named else None
 
 
 def _break_fixes(report: CompileReport, frame: Frame, b: GraphBreak) -> list[Fix]:

@@ -4,7 +4,9 @@ Sources ([Note: zero-cost capture] in base.py): the compile start callback (ever
 started on this thread, in order), the bytecode hook (``register_bytecode_hook``: every successful
 frame compile, with the original and modified code) and the ``CompilationMetrics`` Dynamo records
 for every compile, including those that failed or were skipped (fail type and reason, compile time,
-the code's name and place when no bytecode was produced).
+the code's name and place when no bytecode was produced). A frame traced for ``fullgraph_capture`` (strict export)
+reaches the same hooks through the dispatcher; no metrics record carries its id, and the dispatcher's
+``ctx.fullgraph_captures`` gives its code, time and exception.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ class FramesCollector(Collector):
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
         metrics = _metrics_by_id(ctx, self.metrics)
         order = list(ctx.compile_order)
-        for cid in [*(r.compile_id for r in ctx.code_records), *metrics]:
+        for cid in [*(r.compile_id for r in ctx.code_records), *metrics, *ctx.fullgraph_captures]:
             if cid not in order:  # e.g. a compile refused before it started (recompile limit)
                 order.append(cid)
         records = {r.compile_id: r for r in ctx.code_records}  # the last attempt wins
@@ -59,10 +61,13 @@ class FramesCollector(Collector):
         for cid in order:
             rec = records.get(cid)
             m = metrics.get(cid)
+            captured = ctx.fullgraph_captures.get(cid) if m is None else None
             if rec is not None:
                 name, filename, first = rec.orig.co_name, rec.orig.co_filename, rec.orig.co_firstlineno
             elif m is not None:
                 name, filename, first = m.co_name or "?", m.co_filename or "?", int(m.co_firstlineno or 0)
+            elif captured is not None:
+                name, filename, first = captured.code.co_name, captured.code.co_filename, captured.code.co_firstlineno
             else:
                 continue
             frame = Frame(
@@ -76,12 +81,14 @@ class FramesCollector(Collector):
                     is_resume=name.startswith(_compat.TORCH_DYNAMO_RESUME_IN_PREFIX),
                     in_cell=filename == ctx.program.filename,
                 ),
-                fail_type=getattr(m, "fail_type", None),
-                fail_reason=getattr(m, "fail_reason", None),
-                compile_time_s=getattr(m, "entire_frame_compile_time_s", None),
+                fail_type=captured.fail_type if captured else getattr(m, "fail_type", None),
+                fail_reason=captured.fail_reason if captured else getattr(m, "fail_reason", None),
+                compile_time_s=round(captured.seconds, 4) if captured else getattr(m, "entire_frame_compile_time_s", None),
                 start_time=getattr(m, "start_time", None),
             )
-            if rec is None and frame.fail_type:  # no bytecode was made; the code Dynamo gave up on is still known
+            if rec is None and captured is not None:
+                frame.original_bytecode = instruction_rows(captured.code)
+            elif rec is None and frame.fail_type:  # no bytecode was made; the code Dynamo gave up on is still known
                 if failed_codes is None:
                     failed_codes = {(c.co_name, c.co_filename, c.co_firstlineno): c for c in capture_torch.codes_dynamo_saw()}
                 code = failed_codes.get((name, filename, first))

@@ -108,3 +108,4 @@ class ExportCall:
     draft: list[DraftFailure] = field(default_factory=list)
     graph_id: int | None = None
     checks: list[ExportCheck] = field(default_factory=list)
+    compile_ids: list[str] = field(default_factory=list)

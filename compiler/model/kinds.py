@@ -88,8 +88,8 @@ CudaGraphSkippedAt = Literal["compile", "run"]
 # --- the teaching panes (teaching.py) ---
 TraceBreakAction = Literal["restart", "compiled", "unsupported", "error"]
 TraceOutcome = Literal["compiled", "restart", "failed", "cut"]
-FixTargetKind = Literal["graph_break", "recompile", "failure"]
-FixKind = Literal["config", "option", "mark", "register", "source_edit", "hint"]
+FixTargetKind = Literal["graph_break", "recompile", "failure", "export"]
+FixKind = Literal["config", "option", "mark", "register", "source_edit", "hint", "export"]
 GuardDifference = Literal["differs", "only_here"]
 FallbackAction = Literal["recompile", "eager", "error"]
 

@@ -84,7 +84,7 @@ class TraceSteps:
 
 @dataclass(**_kw)
 class FixTarget:
-    compile_id: str
+    compile_id: str | None  # None: an export call's (kind export)
     kind: FixTargetKind
     index: int
 
@@ -112,6 +112,7 @@ class RunOutcome:
     compile_ms: float
     compiled_ms: float | None
     eager_ms: float | None
+    exports_failed: int | None = None
 
 
 @dataclass(**_kw)

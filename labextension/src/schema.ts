@@ -1480,9 +1480,9 @@ export interface Fix {
    */
   title: string;
   /**
-   * config: a torch._dynamo config value for the run; option: a torch.compile argument (dynamic=True); mark: torch._dynamo.mark_dynamic / maybe_mark_dynamic on an input before each call; register: allow_in_graph / nonstrict_trace on a function for the run; source_edit: a line added to the cell for the run (torch._check); hint: a rewrite only the user can make (torch.cond), not runnable.
+   * config: a torch._dynamo config value for the run; option: a torch.compile argument (dynamic=True); mark: torch._dynamo.mark_dynamic / maybe_mark_dynamic on an input before each call; register: allow_in_graph / nonstrict_trace on a function for the run; source_edit: a line added to the cell for the run (torch._check); hint: a rewrite only the user can make (torch.cond), not runnable; export (minor 23): one export call of the run made otherwise for the run (its dynamic_shapes refined by export's suggested fixes or with Dim.AUTO, strict=False, or draft_export).
    */
-  kind: 'config' | 'option' | 'mark' | 'register' | 'source_edit' | 'hint';
+  kind: 'config' | 'option' | 'mark' | 'register' | 'source_edit' | 'hint' | 'export';
   /**
    * The torch API it uses, verbatim (e.g. 'torch._dynamo.config.capture_scalar_outputs', 'torch._dynamo.mark_dynamic', 'torch.cond').
    */
@@ -1510,15 +1510,15 @@ export interface Fix {
  */
 export interface FixTarget {
   /**
-   * The frame: for a graph break the frame that broke, for a recompile the frame that recompiled.
+   * The frame: for a graph break the frame that broke, for a recompile the frame that recompiled; null for an export call (minor 23).
    */
-  compile_id: string;
+  compile_id: string | null;
   /**
-   * graph_break: frames[].graph_breaks[index]; recompile: frames[].recompile_reasons[index]; failure: the frame Dynamo gave up on (frames[].fail_reason, index 0), e.g. a data-dependent guard that torch._check settles.
+   * graph_break: frames[].graph_breaks[index]; recompile: frames[].recompile_reasons[index]; failure: the frame Dynamo gave up on (frames[].fail_reason, index 0), e.g. a data-dependent guard that torch._check settles; export (minor 23): the failed export call exports[index].
    */
-  kind: 'graph_break' | 'recompile' | 'failure';
+  kind: 'graph_break' | 'recompile' | 'failure' | 'export';
   /**
-   * Position in that frame's graph_breaks or recompile_reasons (0 for a failure).
+   * Position in that frame's graph_breaks or recompile_reasons (0 for a failure), or the export call's index.
    */
   index: number;
 }
@@ -1584,6 +1584,10 @@ export interface RunOutcome {
    * With --profile: eager time between graphs.
    */
   eager_ms: number | null;
+  /**
+   * (minor 23) The run's export calls that failed; null when it made none.
+   */
+  exports_failed?: number | null;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -2413,6 +2417,10 @@ export interface ExportCall {
    * (minor 22) What the exported program checks of its inputs when called (ExportedProgram.module()), the guards export kept: each user input dimension's static size or its symbol's range, the sizes that must be equal, and the shape guards of ExportedProgram._guards_code.
    */
   checks?: ExportCheck[];
+  /**
+   * (minor 23) The compiles Dynamo made within the call, each a frame of the report: strict mode traces the module with Dynamo (a frame of torch's export wrapper that inlines forward), non-strict mode none.
+   */
+  compile_ids?: string[];
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -2585,7 +2593,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 22 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 23 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

@@ -3,7 +3,7 @@
  * `exports` (a real run on the CPU: a non-strict export failing on a data-dependent branch, a dynamic export with a
  * parameter and a buffer, a draft_export that assumed a branch).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NO_EXPORT } from '../src/view/panes/export';
 import { golden, pane, render, settled } from './helpers';
 
@@ -110,6 +110,36 @@ describe('the Export pane', () => {
     expect(
       pane(root, 'export').querySelector('.jp-DynamoExplorer-exportCall[data-index="0"] button[data-graph-id]')
     ).toBeNull();
+  });
+
+  it('links a strict export to the frame Dynamo traced and a failed call to its fixes, and back (minor 23)', async () => {
+    const { root, widget } = await render(golden('exports_strict'));
+    const view = widget.view!;
+    await settled(root);
+    const exports = pane(root, 'export');
+    const [gate, scale] = [...exports.querySelectorAll<HTMLElement>('.jp-DynamoExplorer-exportCall')];
+    expect(gate.dataset.mode).toBe('strict');
+    const frames = [...exports.querySelectorAll<HTMLButtonElement>('.jp-DynamoExplorer-exportFrames button')];
+    expect(frames.map(b => b.textContent)).toEqual(['[0/0]', '[0/0@1]']);
+    expect(scale.querySelector('.jp-DynamoExplorer-exportFrames')!.textContent).toBe(
+      'strict mode: Dynamo traced the module as frame [0/0@1]'
+    );
+    frames[1].click();
+    await vi.waitFor(() => expect(view.frame?.compile_id).toBe('0/0@1'));
+    frames[0].click();
+    await vi.waitFor(() => expect(view.frame?.compile_id).toBe('0/0'));
+
+    const tries = [...gate.querySelectorAll<HTMLButtonElement>('.jp-DynamoExplorer-exportTries button')];
+    expect(tries.map(b => b.dataset.fix)).toEqual(['cond', 'export_draft:0']);
+    expect(scale.querySelector('.jp-DynamoExplorer-exportTries')).toBeNull();
+    tries[1].click();
+    const card = pane(root, 'try-fix').querySelector<HTMLElement>('[data-fix="export_draft:0"]')!;
+    expect(card.classList.contains('jp-mod-flash')).toBe(true);
+    const target = card.querySelector<HTMLButtonElement>('button[data-target-kind="export"]')!;
+    expect(target.textContent).toBe('failed export Gate (line 24) at line 7: a guard on a data-dependent value');
+    target.click(); // the pane drew its calls anew for the frame shown: the call as it is now
+    const shown = () => exports.querySelector<HTMLElement>('.jp-DynamoExplorer-exportCall[data-index="0"]')!;
+    await vi.waitFor(() => expect(shown().classList.contains('jp-mod-flash')).toBe(true));
   });
 
   it('says so when the run made no export call', async () => {

@@ -167,6 +167,109 @@ def test_strict_mode_and_a_dim_whose_range_the_trace_violates():
     assert (f["kind"], f["exception"]) == ("constraint_violation", "UserError")
     assert f["suggested"] == ["feat = 8"], "export's own suggested fix"
     assert fold["line"] == 20 and len(report["exports"]) == 2, "strict export's inner torch._dynamo.export is not another call"
+    # strict mode's Dynamo compiles are frames, as torch.compile's are: each strict call resets Dynamo (0/0 again)
+    assert [c["compile_ids"] for c in report["exports"]] == [["0/0"], ["0/0@1"]]
+    first, second = report["frames"]
+    assert (first["compile_id"], first["status"], first["fail_type"]) == ("0/0", "error", "Unsupported")
+    assert first["code"]["name"] == "forward" and first["code"]["filename"].endswith("functional_export.py"), (
+        "the frame Dynamo traced is export's wrapper, which inlines the module's forward"
+    )
+    (gb,) = first["graph_breaks"]
+    assert (gb["gb_type"], gb["line"]) == ("Data-dependent branching", 7), "the break at the user's line"
+    assert first["original_bytecode"] and first["compile_time_s"] > 0
+    assert (second["compile_id"], second["status"]) == ("0/0@1", "ok"), "Dynamo traced Fold; export then checked the Dims"
+    fixes = {f["name"]: f for f in report["fixes"]}
+    assert {"export_draft:0", "export_suggested:1", "export_dim_auto:1", "cond"} <= set(fixes)
+    assert "export_non_strict:0" not in fixes, "a branch on data fails the same way in non-strict mode"
+    assert fixes["export_suggested:1"]["code"].splitlines()[0] == "feat = 8"
+    assert fixes["export_dim_auto:1"]["code"] == 'dynamic_shapes = {"x": {1: Dim.AUTO}}'
+    assert {"compile_id": None, "kind": "export", "index": 0} in fixes["cond"]["targets"]
+
+
+def test_a_strict_export_that_succeeds_is_a_frame_with_its_guards_and_bytecode():
+    """A strict export's Dynamo compile goes through fullgraph_capture (no compile start callback, no bytecode
+    hook): the run shows it as a frame all the same, its graph the compile's, its guards and bytecode Dynamo's."""
+    src = EXPORTS.split("try:")[0] + (
+        'ep = torch.export.export(Scale(), (torch.randn(4, 8),), dynamic_shapes={"x": {0: Dim("batch", min=2, max=64)}}, '
+        "strict=True)\n"
+    )
+    report = run(src).report
+    (call,) = report["exports"]
+    assert call["outcome"] == "exported" and call["compile_ids"] == ["0/0"]
+    (frame,) = report["frames"]
+    assert frame["status"] == "ok" and frame["modified_bytecode"] and frame["original_bytecode"]
+    kinds = {g["type"] for g in frame["guards"]}
+    assert "TENSOR_MATCH" in kinds, kinds
+    dynamo = [g for g in report["graphs"] if g["kind"] == "dynamo"]
+    assert [g["compile_id"] for g in dynamo] == ["0/0"] and frame["graph_ids"] == [dynamo[0]["id"]]
+    mul = next(n for n in dynamo[0]["nodes"] if n["op"] == "call_function" and "mul" in n["target"])
+    assert mul["line"] == 20, "Dynamo's graph of the module's forward, at the cell's line"
+
+
+TRY_EXPORT = """import torch
+from torch.export import Dim
+
+
+class Pair(torch.nn.Module):
+    def forward(self, x, y):
+        return x + y
+
+
+class Gate(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x * 2
+        return x - 1
+
+
+class Noisy(torch.nn.Module):
+    def forward(self, x):
+        import numpy
+
+        return x * float(numpy.random.rand() * 0 + 2)
+
+
+x, y = torch.randn(4, 8), torch.randn(4, 8)
+shapes = {"x": {0: Dim("a"), 1: Dim("f")}, "y": {0: Dim("b")}}
+outcomes = []
+for call in (
+    lambda: torch.export.export(Pair(), (x, y), dynamic_shapes=shapes),
+    lambda: torch.export.export(Gate(), (torch.ones(4),)),
+    lambda: torch.export.export(Noisy(), (torch.ones(4),), strict=True),
+):
+    try:
+        outcomes.append(type(call()).__name__)
+    except Exception as e:
+        outcomes.append(type(e).__name__)
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "index", "after"),
+    [
+        ("export_suggested:0", 0, ("exported", "non_strict", '{"x": {"0": "a", "1": 8}, "y": {"0": "a"}}')),
+        ("export_dim_auto:0", 0, ("exported", "non_strict", '{"x": {"0": "Dim.AUTO", "1": "Dim.AUTO"}, "y": {"0": "Dim.AUTO"}}')),
+        ("export_draft:1", 1, ("exported", "draft", None)),
+        ("export_non_strict:2", 2, ("exported", "non_strict", None)),
+    ],
+)
+def test_a_failed_exports_fix_runs_on_that_call_only(name, index, after):
+    """--try export_*:N makes the run's N-th export call otherwise (its dynamic_shapes refined by export's suggested
+    fixes or with Dim.AUTO, draft_export in its place, strict=False) and every other call as it came; the cell's
+    own objects are left as they were."""
+    ns = {"__name__": "__main__"}
+    report = run(TRY_EXPORT, ns, try_fix=name).report
+    tried = report["try_fix"]
+    assert (tried["before"]["exports_failed"], tried["after"]["exports_failed"]) == (3, 2)
+    calls = report["exports"]
+    assert (calls[index]["outcome"], calls[index]["mode"], calls[index]["dynamic_shapes"]) == after
+    assert [c["outcome"] for i, c in enumerate(calls) if i != index] == ["failed", "failed"], "the other calls as they came"
+    assert ns["outcomes"][index] == "ExportedProgram"
+    assert ns["shapes"]["x"][1].__name__ == "f", "the cell's own dynamic_shapes untouched"
+    assert tried["change"].startswith(f"export call {index} of this run made with ")
+    if name == "export_draft:1":
+        (entry,) = calls[1]["draft"]
+        assert (entry["kind"], entry["line"], entry["code"]) == ("DATA_DEPENDENT_ERROR", 12, "if x.sum() > 0:")
 
 
 def test_torchs_export_is_put_back_and_nothing_of_the_users_is_held():

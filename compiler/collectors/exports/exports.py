@@ -12,8 +12,10 @@ what it gave at once, keeping nothing of the user's: for an ``ExportedProgram`` 
 graph's code; for ``draft_export`` its report (each failure, the expression and what it assumed, the user's line);
 for a failure its exception classified (``exports_torch.classify``: a guard on a data-dependent value, a
 constraint violation, an unsupported op or construct), the user's innermost frame (the traceback's in non-strict
-mode, Dynamo's user stack in strict mode) and export's own suggested fixes. An export inside another (strict export
-calls ``torch._dynamo.export``) is the outer one's. A trace's export calls (``TORCH_DTRACE``) are read by
+mode, Dynamo's user stack in strict mode) and export's own suggested fixes; and the compiles Dynamo made within the
+call (strict mode's, a frame of the report: the dispatcher sees it through ``observe_torch.fullgraph_captures``). An
+export inside another (strict export calls ``torch._dynamo.export``) is the outer one's. A ``--try`` run may make one
+call otherwise (``exports_torch.Rewrite``; the fixes are ``collectors/fixes.py``'s). A trace's export calls (``TORCH_DTRACE``) are read by
 ``exports_trace.py`` into the same records; the input checks of either come from ``checks.input_checks``.
 """
 
@@ -55,20 +57,20 @@ class ExportsCollector(Collector):
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:
         self.calls, self.graphs = [], {}
-        with watched(self._record):
+        with watched(lambda call: self._record(ctx, call), lambda: len(ctx.compile_order)):
             yield
 
-    def _record(self, call: Call) -> None:
-        """One export call, read at once (its program is the user's: never kept)."""
+    def _record(self, ctx: CaptureContext, call: Call) -> None:
+        """One export call, read at once (its program is the user's: never kept), with the compiles made within it."""
         try:
             out, graph = _export_call(len(self.calls), call)
-            self.calls.append(out)
             if graph is not None:
                 self.graphs[out.index] = graph
         except Exception as exc:  # noqa: BLE001 - the user's export call goes on as it was
             out = _call_record(len(self.calls), call, failed=call.failure is not None)
             out.summary = f"export {call.module}: not read ({type(exc).__name__}: {exc})"
-            self.calls.append(out)
+        out.compile_ids = ctx.compile_order[call.started_after :]
+        self.calls.append(out)
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
         for call in self.calls:

@@ -28,8 +28,9 @@ from ...model import ExportFailure
 from ...user_code import is_user_file
 from .checks import Size, input_checks
 from .words import failure as export_failure
+from .words import spec_python
 
-__all__ = ["Call", "checks", "classify", "draft_failures", "program_parts", "watched"]
+__all__ = ["Call", "Rewrite", "checks", "classify", "draft_failures", "program_parts", "rewriting", "watched"]
 
 
 @dataclass(slots=True)
@@ -49,32 +50,71 @@ class Call:
     program: Any = None  # the ExportedProgram: read at once (``program_parts``), never kept
     failure: ExportFailure | None = None
     parts: dict[str, Any] = field(default_factory=dict)
+    started_after: int = 0  # how many compiles the run had made when the call began (``watched``'s ``compiles``)
+
+
+@dataclass(slots=True)
+class Rewrite:
+    """One export call of the run made otherwise, for a ``--try`` run ([Note: try a fix] in ``try_fix.py``): the
+    run's ``index``-th call (the report's ``exports[index]``), ``how``: ``suggested`` (its ``dynamic_shapes`` refined
+    by export's suggested fixes, ``torch.export.dynamic_shapes.refine_dynamic_shapes_from_suggested_fixes``),
+    ``dim_auto`` (each ``Dim`` of its ``dynamic_shapes`` replaced by ``Dim.AUTO``), ``non_strict`` (``strict=False``),
+    ``draft`` (made as ``torch.export.draft_export`` with the same module, inputs and ``dynamic_shapes``).
+    ``done`` says what was changed once the call was made."""
+
+    index: int
+    how: str
+    suggested: list[str] = field(default_factory=list)
+    done: str | None = None
+
+
+_rewrites: list[Rewrite] = []  # the --try run's rewrite while it runs (``rewriting``)
+
+
+@contextlib.contextmanager
+def rewriting(rewrite: Rewrite) -> Iterator[Rewrite]:
+    """``rewrite`` applied to the export calls made while open."""
+    _rewrites.append(rewrite)
+    try:
+        yield rewrite
+    finally:
+        _rewrites.remove(rewrite)
 
 
 _local = threading.local()  # depth of watched export calls on this thread: an export inside one is not another
 
 
 @contextlib.contextmanager
-def watched(record: Callable[[Call], None]) -> Iterator[None]:
+def watched(record: Callable[[Call], None], compiles: Callable[[], int] = lambda: 0) -> Iterator[None]:
     """torch's export entry points, each wrapped for the run so that every call is handed to ``record`` (after it
     returned or raised; its result and exception are the call's own, untouched), and put back after. A wrapper that
-    outlives the run (a module that bound one while the run was on) only passes calls through."""
+    outlives the run (a module that bound one while the run was on) only passes calls through. ``compiles()``: how
+    many compiles the run has made (noted as a call begins, ``Call.started_after``). A ``Rewrite`` open
+    (``rewriting``) changes the call it names, the run's calls counted as they begin."""
     import torch._dynamo
     import torch._dynamo.eval_frame as eval_frame
     import torch.export._draft_export as draft_module  # imported first: it binds _trace._export, which stays torch's
     import torch.export._trace as trace_module
 
     live = [record]  # emptied when the run ends
+    begun = [0]  # the run's export calls so far, counted as they begin (the index of the next one)
 
     def recording(call: Call) -> None:
         if live:
             live[0](call)
 
+    def begin(call: Call) -> Rewrite | None:
+        """A recorded call begins: its place, the compiles before it, and the rewrite that names it."""
+        index, begun[0] = begun[0], begun[0] + 1
+        call.started_after = compiles()
+        return next((r for r in _rewrites if r.index == index), None) if live else None
+
+    draft_export = draft_module.draft_export
     patched = [
-        (trace_module, "_export", _wrap(trace_module._export, recording, "torch.export.export")),
-        (draft_module, "draft_export", _wrap(draft_module.draft_export, recording, "torch.export.draft_export")),
-        (torch._dynamo, "export", _wrap_dynamo(torch._dynamo.export, recording)),
-        (eval_frame, "export", _wrap_dynamo(eval_frame.export, recording)),
+        (trace_module, "_export", _wrap(trace_module._export, recording, begin, "torch.export.export", draft_export)),
+        (draft_module, "draft_export", _wrap(draft_export, recording, begin, "torch.export.draft_export", draft_export)),
+        (torch._dynamo, "export", _wrap_dynamo(torch._dynamo.export, recording, begin)),
+        (eval_frame, "export", _wrap_dynamo(eval_frame.export, recording, begin)),
     ]
     saved = [(owner, name, getattr(owner, name)) for owner, name, _ in patched]
     try:
@@ -87,9 +127,15 @@ def watched(record: Callable[[Call], None]) -> Iterator[None]:
             setattr(owner, name, original)
 
 
-def _wrap(fn: Callable[..., Any], record: Callable[[Call], None], api: str) -> Callable[..., Any]:
+def _wrap(
+    fn: Callable[..., Any],
+    record: Callable[[Call], None],
+    begin: Callable[[Call], Rewrite | None],
+    api: str,
+    draft_export: Callable[..., Any],
+) -> Callable[..., Any]:
     """``fn`` (``_trace._export`` or ``draft_export``: ``mod, args, kwargs``, ``dynamic_shapes``, ``strict``), whose
-    calls are made exactly as they come and recorded."""
+    calls are made exactly as they come (or as a ``Rewrite`` says) and recorded."""
     import inspect
 
     signature = inspect.signature(fn)
@@ -108,13 +154,68 @@ def _wrap(fn: Callable[..., Any], record: Callable[[Call], None], api: str) -> C
             call = _call(api, mode, given.get("mod"), given.get("args"), given.get("kwargs"), given.get("dynamic_shapes"))
         except Exception:  # noqa: BLE001 - an input the wrapper cannot describe: the call is made, unrecorded
             return fn(*a, **k)
-        return _made(call, record, lambda: fn(*a, **k))
+        rewrite = begin(call)
+        if rewrite is None:
+            return _made(call, record, lambda: fn(*a, **k))
+        try:
+            make = _rewritten(rewrite, call, given, lambda: fn(*bound.args, **bound.kwargs), draft_export)
+        except Exception as exc:  # noqa: BLE001 - a fix that cannot be made: the call is made as it came
+            rewrite.done = f"not changed ({type(exc).__name__}: {exc}); the call was made as it came"
+            return _made(call, record, lambda: fn(*a, **k))
+        return _made(call, record, make)
 
     export.__wrapped__ = fn  # type: ignore[attr-defined]
     return export
 
 
-def _wrap_dynamo(fn: Callable[..., Any], record: Callable[[Call], None]) -> Callable[..., Any]:
+def _rewritten(
+    rewrite: Rewrite, call: Call, given: dict[str, Any], make: Callable[[], Any], draft_export: Callable[..., Any]
+) -> Callable[[], Any]:
+    """The call as ``rewrite`` makes it (``given``: its bound arguments, changed in place), ``call`` noted the same."""
+    from torch.export import Dim
+    from torch.export.dynamic_shapes import refine_dynamic_shapes_from_suggested_fixes
+
+    spec = given.get("dynamic_shapes")
+    if rewrite.how == "suggested":
+        if spec is None:
+            raise ValueError("the call has no dynamic_shapes to refine")
+        given["dynamic_shapes"] = refine_dynamic_shapes_from_suggested_fixes(
+            "Suggested fixes:\n" + "\n".join(f"  {s}" for s in rewrite.suggested), spec
+        )
+    elif rewrite.how == "dim_auto":
+        given["dynamic_shapes"] = _auto(spec, Dim.AUTO)
+    elif rewrite.how == "non_strict":
+        given["strict"], call.mode = False, "non_strict"
+    elif rewrite.how == "draft":
+        call.api, call.mode = "torch.export.draft_export", "draft"
+        mod, args, kwargs, shapes = given.get("mod"), given.get("args"), given.get("kwargs"), given.get("dynamic_shapes")
+        make = lambda: draft_export(mod, args, kwargs, dynamic_shapes=shapes)  # noqa: E731
+    if "dynamic_shapes" in given and given["dynamic_shapes"] is not spec:
+        call.dynamic_shapes = _spec_names(given["dynamic_shapes"])
+    written = spec_python(call.dynamic_shapes)
+    rewrite.done = {
+        "suggested": f"dynamic_shapes = {written} (export's suggested fixes applied: {'; '.join(rewrite.suggested)})",
+        "dim_auto": f"dynamic_shapes = {written} (each Dim replaced by Dim.AUTO)",
+        "non_strict": "strict=False",
+        "draft": "torch.export.draft_export in place of torch.export.export, same module, inputs and dynamic_shapes",
+    }[rewrite.how]
+    return make
+
+
+def _auto(spec: Any, auto: Any) -> Any:
+    """``dynamic_shapes`` with each ``Dim`` (named or derived) replaced by ``Dim.AUTO``."""
+    from torch.export.dynamic_shapes import _Dim
+
+    if isinstance(spec, dict):
+        return {k: _auto(v, auto) for k, v in spec.items()}
+    if isinstance(spec, (list, tuple)):
+        return type(spec)(_auto(v, auto) for v in spec)
+    return auto if isinstance(spec, _Dim) else spec
+
+
+def _wrap_dynamo(
+    fn: Callable[..., Any], record: Callable[[Call], None], begin: Callable[[Call], Rewrite | None]
+) -> Callable[..., Any]:
     """``torch._dynamo.export(f, ...)`` returns the function that exports when called: that call is recorded."""
 
     def export(f: Any, *extra: Any, **kw: Any) -> Any:
@@ -129,6 +230,7 @@ def _wrap_dynamo(fn: Callable[..., Any], record: Callable[[Call], None]) -> Call
                 call = _call("torch._dynamo.export", "strict", f, args, kwargs, kw.get("dynamic_shapes"))
             except Exception:  # noqa: BLE001 - as in _wrap
                 return inner(*args, **kwargs)
+            begin(call)  # counted; no fix rewrites a torch._dynamo.export call
             return _made(call, record, lambda: inner(*args, **kwargs))
 
         return exporting
@@ -244,7 +346,7 @@ def classify(exc: BaseException) -> ExportFailure:
     kind = next((k for path, k in _KINDS if _isinstance(exc, path)), "other")
     if kind in ("unsupported", "user_error") and "Constraints violated" in text:
         kind = "constraint_violation"
-    elif kind == "unsupported" and "data-dependent" in text.lower():
+    elif kind in ("unsupported", "user_error") and "data-dependent" in text.lower():  # strict mode's words for one
         kind = "data_dependent"
     elif kind == "other" and "no fake impl registered" in text:  # a custom op without a fake kernel (either mode)
         kind = "unsupported"

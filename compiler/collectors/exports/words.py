@@ -1,13 +1,15 @@
 """Each kind of failed export in words, and what usually helps, and the report's record of one failure built from
-them: one place for a live run's classifier (``exports_torch.classify``) and a trace's reader (``exports_trace``)."""
+them: one place for a live run's classifier (``exports_torch.classify``) and a trace's reader (``exports_trace``); a
+call's ``dynamic_shapes`` written as Python (``spec_python``)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ...model import ExportFailure
 
-__all__ = ["FAILURE_WORDS", "failure"]
+__all__ = ["FAILURE_WORDS", "failure", "spec_python"]
 
 #: each kind of failure in words, and what usually helps (torch's APIs by name)
 FAILURE_WORDS: dict[str, tuple[str, list[str]]] = {
@@ -43,3 +45,18 @@ def failure(exception: str, kind: str, message: str, **where: Any) -> ExportFail
     """A failure of ``kind`` with its words and remedies; ``where``: the user's frame and export's suggestions."""
     what, remedies = FAILURE_WORDS[kind]
     return ExportFailure(exception=exception, kind=kind, what=what, message=message, remedies=remedies, **where)  # type: ignore[arg-type]
+
+
+def spec_python(spec: Any, dim: Any = None) -> str:
+    """A call's ``dynamic_shapes`` as the report holds it (each ``Dim`` by its name: ``{"x": {"0": "batch"}}``) written
+    as the Python that makes it: ``{"x": {0: batch}}``, a hint as ``Dim.AUTO``; ``dim(name)``, when given, writes
+    each named ``Dim`` instead."""
+    if isinstance(spec, dict):
+        return (
+            "{" + ", ".join(f"{k if str(k).isdigit() else json.dumps(k)}: {spec_python(v, dim)}" for k, v in spec.items()) + "}"
+        )
+    if isinstance(spec, (list, tuple)):
+        return "(" + ", ".join(spec_python(v, dim) for v in spec) + ("," if len(spec) == 1 else "") + ")"
+    if isinstance(spec, str):
+        return dim(spec) if dim is not None and not spec.startswith("Dim.") else spec
+    return "None" if spec is None else json.dumps(spec)

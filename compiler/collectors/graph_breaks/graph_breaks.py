@@ -19,6 +19,7 @@ import contextlib
 import os
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from ... import _compat
 from ...model import CompileReport, GraphBreak, StackFrame
@@ -117,15 +118,21 @@ class GraphBreaksCollector(Collector):
             yield
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
-        add_graph_breaks(report, self.records, ctx.program.filename, ctx.exception)
+        stacks = {cid: c.real_stack for cid, c in ctx.fullgraph_captures.items() if c.real_stack}
+        add_graph_breaks(report, self.records, ctx.program.filename, ctx.exception, stacks)
 
 
 def add_graph_breaks(
-    report: CompileReport, records: list[tuple[str | None, str]], cell: str, exception: BaseException | None = None
+    report: CompileReport,
+    records: list[tuple[str | None, str]],
+    cell: str,
+    exception: BaseException | None = None,
+    stacks: dict[str, list[Any]] | None = None,
 ) -> None:
     """The graph breaks of ``records`` (``(compile id, graph_breaks log text)``: a live run's log, or a trace file's
     ``dynamo_graph_break_reason`` artifacts) onto their frames, then a break for each frame Dynamo gave up on
-    (``Unsupported``) with none, from its ``fail_reason`` (the user stack from ``exception`` when it raised it)."""
+    (``Unsupported``) with none, from its ``fail_reason`` (the user stack from ``stacks``, the ``real_stack`` of a
+    frame traced for strict export, or from ``exception`` when it raised it)."""
     for compile_id, text in records:
         frame = report.frame(compile_id) if compile_id else None
         if frame is None or "Graph Break Reason:" not in text:  # a whole-frame skip: see fail_reason below
@@ -137,8 +144,10 @@ def add_graph_breaks(
     failed = [f for f in report.frames if f.fail_type == "Unsupported" and not f.graph_breaks and f.fail_reason]
     for frame in failed:
         gb = parse_break(f"Graph Break Reason: {frame.fail_reason}")
-        stack = getattr(exception, "real_stack", None)
-        if stack and frame is failed[-1] and exception.__class__.__name__ == "Unsupported":
+        stack = (stacks or {}).get(frame.compile_id)
+        if not stack and frame is failed[-1] and exception.__class__.__name__ == "Unsupported":
+            stack = getattr(exception, "real_stack", None)
+        if stack:
             gb.user_stack = [StackFrame(filename=fs.filename, line=fs.lineno, name=fs.name, code=fs.line or None) for fs in stack]
             gb.filename, gb.line = gb.user_stack[-1].filename, gb.user_stack[-1].line
         frame.graph_breaks.append(gb)

@@ -15,7 +15,17 @@
 import { formatMs, userLine } from './breakList';
 import { shortReason } from './guardsModel';
 import type { ReportIndex } from './model';
-import type { CompileReport, Fix, FixTarget, Frame, GraphBreak, RecompileReason, RunOptions, TryFix } from '../schema';
+import type {
+  CompileReport,
+  ExportCall,
+  Fix,
+  FixTarget,
+  Frame,
+  GraphBreak,
+  RecompileReason,
+  RunOptions,
+  TryFix
+} from '../schema';
 
 /** `--trace-steps-max`'s default (TRACE_STEPS_MAX in compiler/options.py): a line leaves it out. */
 export const TRACE_STEPS_MAX = 2000;
@@ -50,6 +60,8 @@ export interface IFixTarget {
   graphBreak: GraphBreak | null;
   /** The recompile reason it names (kind 'recompile'), when the frame has it. */
   recompile: RecompileReason | null;
+  /** The export call it names (kind 'export', minor 23), when the report has it. */
+  exportCall?: ExportCall | null;
   /**
    * For people: `graph break in [0/0]: Unsupported Tensor.item() call at line 4`, `recompile [0/1]: size
    * mismatch…`, `failed frame [0/0]: GuardOnDataDependentSymNode` (kind 'failure': the frame Dynamo gave up on).
@@ -61,6 +73,14 @@ export interface IFixTarget {
  * Resolve a target: its frame and the break or recompile it names, with a one-line label.
  */
 export function targetOf(index: ReportIndex, target: FixTarget): IFixTarget {
+  if (target.kind === 'export' || target.compile_id === null) {
+    const call = (index.report.exports ?? []).find(c => c.index === target.index) ?? null;
+    const at = call?.failure?.line ? ` at line ${call.failure.line}` : '';
+    const label = call
+      ? `failed export ${call.module}${call.line ? ` (line ${call.line})` : ''}${at}: ${call.failure?.what ?? call.outcome}`
+      : `export call ${target.index}`;
+    return { target, frame: null, graphBreak: null, recompile: null, exportCall: call, label };
+  }
   const frame = index.frames.get(target.compile_id) ?? null;
   const at = `[${target.compile_id}]`;
   if (target.kind === 'graph_break') {

@@ -1,7 +1,9 @@
 /**
  * Opening a gutter mark, a Try-a-fix target or a call's graph break in a drawn report: through the graph-breaks
- * pane or the guards pane of the view (model/cellMarks.ts says what each mark points at).
+ * pane or the guards pane of the view (model/cellMarks.ts says what each mark points at); an export call in the
+ * Export pane, a fix in the Try a fix pane (`revealExportCall`, `revealFix`).
  */
+import type { PaneName } from '../schema';
 import type { MarkTarget } from '../model/cellMarks';
 import type { IReportView } from './context';
 import { GraphBreaksPane } from './panes/graphBreaks';
@@ -32,16 +34,41 @@ export async function openMark(view: IReportView, target: MarkTarget): Promise<b
   } else {
     await view.selectFrame(frame.compile_id);
   }
-  view.layout.reveal('guards');
-  const guards = view.panes.get('guards')?.element;
-  const section = guards?.querySelector<HTMLElement>('[data-section="recompile-reasons"]') ?? guards;
-  if (section) {
-    if (typeof section.scrollIntoView === 'function') {
-      section.scrollIntoView({ block: 'nearest' });
-    }
-    section.classList.remove('jp-mod-flash');
-    void section.offsetWidth;
-    section.classList.add('jp-mod-flash');
+  revealIn(view, 'guards', el => el.querySelector<HTMLElement>('[data-section="recompile-reasons"]') ?? el);
+  return true;
+}
+
+/** Bring the Export pane into view on the run's export call `index` (minor 21), flashed; false when it has none. */
+export function revealExportCall(view: IReportView, index: number): boolean {
+  return revealIn(view, 'export', el =>
+    [...el.querySelectorAll<HTMLElement>('.jp-DynamoExplorer-exportCall')].find(c => c.dataset.index === String(index))
+  );
+}
+
+/** Bring the Try a fix pane into view on the fix `name`'s card, flashed; false when it has none. */
+export function revealFix(view: IReportView, name: string): boolean {
+  return revealIn(view, 'try-fix', el =>
+    [...el.querySelectorAll<HTMLElement>('.jp-DynamoExplorer-fix')].find(c => c.dataset.fix === name)
+  );
+}
+
+/** Reveal pane `name` and scroll to and flash what `find` finds in it. */
+function revealIn(
+  view: IReportView,
+  name: PaneName,
+  find: (pane: HTMLElement) => HTMLElement | null | undefined
+): boolean {
+  const pane = view.panes.get(name)?.element;
+  const section = pane ? find(pane) : null;
+  if (!section) {
+    return false;
   }
+  view.layout.reveal(name);
+  if (typeof section.scrollIntoView === 'function') {
+    section.scrollIntoView({ block: 'nearest' });
+  }
+  section.classList.remove('jp-mod-flash');
+  void section.offsetWidth;
+  section.classList.add('jp-mod-flash');
   return true;
 }

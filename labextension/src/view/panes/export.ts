@@ -4,12 +4,16 @@
  * in the engine's words (`summary`), then what it is made of: a failure's kind, message, the user's line and its
  * code (a button shows a line of the cell in the source pane), export's own suggested fixes and the remedies; an
  * exported program's graph signature, the range of each symbol with its `Dim`, what it checks of its inputs when called, its graph (a button
- * draws it in the FX graph pane) and code; `draft_export`'s report, each failure and what it assumed.
+ * draws it in the FX graph pane) and code; `draft_export`'s report, each failure and what it assumed. Minor 23: the
+ * frames Dynamo compiled within the call (strict mode), each a button that shows it, and the report's fixes for a
+ * failed call, each a button to its card in the Try a fix pane.
  */
 import type { IViewContext } from '../context';
 import { button, h, plural } from '../../dom';
-import type { DraftFailure, ExportCall, Frame } from '../../schema';
-import { emptyState, Pane } from './pane';
+import { readFixes } from '../../model/tryFixModel';
+import type { DraftFailure, ExportCall, Fix, Frame } from '../../schema';
+import { revealFix } from '../openMark';
+import { emptyState, isView, Pane } from './pane';
 
 /** What the pane says when the run made no export call. */
 export const NO_EXPORT = 'No torch.export call in this run (torch.export.export, draft_export, torch._dynamo.export).';
@@ -126,6 +130,39 @@ export class ExportPane extends Pane {
           h('ul', { class: 'jp-DynamoExplorer-exportFixes' }, ...fixes.map(text => h('li', { text })))
         );
       }
+      const tries = readFixes(this.ctx.report).filter(x =>
+        x.targets.some(t => t.kind === 'export' && t.index === call.index)
+      );
+      if (tries.length > 0) {
+        section.appendChild(
+          h(
+            'div',
+            { class: 'jp-DynamoExplorer-exportTries' },
+            h('span', { class: 'jp-DynamoExplorer-muted', text: 'Try a fix: ' }),
+            ...tries.map(x => this._tryButton(x))
+          )
+        );
+      }
+    }
+    const compiles = call.compile_ids ?? [];
+    if (compiles.length > 0) {
+      section.appendChild(
+        h(
+          'div',
+          { class: 'jp-DynamoExplorer-exportFrames' },
+          h('span', {
+            class: 'jp-DynamoExplorer-muted',
+            text: `strict mode: Dynamo traced ${compiles.length === 1 ? 'the module as frame' : 'frames'} `
+          }),
+          ...compiles.map(cid =>
+            button(`[${cid}]`, () => void this.ctx.selectFrame(cid), {
+              class: 'jp-DynamoExplorer-link',
+              title: 'Show the frame: its bytecode, guards, graph and breaks',
+              data: { compileId: cid }
+            })
+          )
+        )
+      );
     }
     if (call.signature.length > 0) {
       const rows = call.signature.map(s => [s.direction, s.kind, s.name, s.target ?? '']);
@@ -176,6 +213,16 @@ export class ExportPane extends Pane {
       );
     }
     return section;
+  }
+
+  /** A fix for the call: its name and title, a button to its card in the Try a fix pane (a hint too). */
+  private _tryButton(fix: Fix): HTMLElement {
+    const { ctx } = this;
+    return button(`${fix.name}`, () => void (isView(ctx) && revealFix(ctx, fix.name)), {
+      class: 'jp-DynamoExplorer-link',
+      title: `${fix.title}: the Try a fix pane runs it (--try ${fix.name})`,
+      data: { fix: fix.name }
+    });
   }
 
   private _draft(entries: DraftFailure[]): HTMLElement {

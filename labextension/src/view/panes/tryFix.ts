@@ -15,7 +15,7 @@
  */
 import { breakKey } from '../../model/breakList';
 import { recompileLine } from '../../model/cellMarks';
-import { openMark } from '../openMark';
+import { openMark, revealExportCall } from '../openMark';
 import type { IViewContext } from '../context';
 import { append, button, clear, h } from '../../dom';
 import { watchActions, type IReportActions } from '../reportHub';
@@ -38,7 +38,8 @@ const KIND_TITLES: Record<Fix['kind'], string> = {
   mark: 'torch._dynamo.mark_dynamic / maybe_mark_dynamic on an input before each call',
   register: 'allow_in_graph / nonstrict_trace on a function, for the run',
   source_edit: 'a line added to the cell for the run',
-  hint: 'a rewrite only you can make'
+  hint: 'a rewrite only you can make',
+  export: 'one export call of the run made otherwise, for the run'
 };
 
 /**
@@ -97,6 +98,9 @@ export class TryFixPane extends Pane {
    */
   async openTarget(target: IFixTarget): Promise<boolean> {
     const { ctx } = this;
+    if (isView(ctx) && target.exportCall) {
+      return revealExportCall(ctx, target.exportCall.index);
+    }
     if (!isView(ctx) || !target.frame) {
       return false;
     }
@@ -192,7 +196,11 @@ export class TryFixPane extends Pane {
   private _targetButton(target: IFixTarget): HTMLElement {
     const el = button(target.label, () => void this.openTarget(target), {
       class: 'jp-DynamoExplorer-link',
-      data: { targetKind: target.target.kind, compileId: target.target.compile_id, index: String(target.target.index) }
+      data: {
+        targetKind: target.target.kind,
+        compileId: target.target.compile_id ?? '',
+        index: String(target.target.index)
+      }
     });
     const gb = target.graphBreak;
     if (gb && target.frame) {
