@@ -21,7 +21,7 @@ from compiler.schema import report_errors
 from compiler.summary import exports_line
 from compiler.trace import read_trace
 from kernel_ext.static_html import render
-from tests.goldens.cases import EXPORTS
+from tests.goldens.cases import EXPORTS, EXPORTS_STRICT
 
 from .helpers import run
 
@@ -379,6 +379,27 @@ def test_an_export_job_read_from_its_trace_tells_what_the_live_run_told(golden, 
         (n["name"], n["op"], n["target"], n["line"]) for n in live_graph["nodes"]
     ], "the graph's nodes and their lines, as live"
     assert draft["graph_nodes"] == live_draft["graph_nodes"] and draft["ranges"] == live_draft["ranges"]
+
+
+def test_a_strict_export_job_read_from_its_trace_tells_the_failures_line_and_the_program(tmp_path):
+    """Strict mode from a trace: the failed call's user line from the reason Dynamo recorded (its compilation metrics
+    name no user frame), and the exported program, as the live run (golden exports_strict) told them."""
+    live = json.loads((GOLDEN.parent / "exports_strict.report.json").read_text())["exports"]
+    program, trace_dir = tmp_path / "program.py", tmp_path / "dtrace"
+    program.write_text(EXPORTS_STRICT)
+    env = {k: v for k, v in os.environ.items() if k not in ("TORCH_TRACE", "TORCH_DTRACE")}
+    done = subprocess.run(
+        [sys.executable, str(program)], env={**env, "TORCH_DTRACE": str(trace_dir)}, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    (report,) = [o.report for o in read_trace([str(trace_dir)])]
+    assert report_errors(report) == []
+    gate, scale = report["exports"]
+    assert [(c["mode"], c["outcome"]) for c in (gate, scale)] == [("strict", "failed"), ("strict", "exported")]
+    f, live_f = gate["failure"], live[0]["failure"]
+    assert (f["kind"], f["line"], f["function"], f["code"]) == (live_f["kind"], live_f["line"], "forward", live_f["code"])
+    assert scale["signature"] == live[1]["signature"]
+    assert [{**r, "dim": None} for r in live[1]["ranges"]] == scale["ranges"]
 
 
 def test_tlparses_export_log_opens_into_its_draft_export_call():

@@ -4,7 +4,8 @@
 ``export`` record at the start of each ``torch.export.export`` call, ``exported_program`` with the program's
 printout (``str(ep)``: its graph as ``print_readable`` writes it, ``Graph signature:``, ``Range constraints:``), and
 for a failure ``guard_on_data_dependent_error`` (the expression and the stack down to the user's line) or, in strict
-mode, Dynamo's ``compilation_metrics`` with its fail type, reason and user frame. ``draft_export`` writes its own
+mode, Dynamo's ``compilation_metrics`` with its fail type, reason and user frame (strict mode's name none: the user's
+frame its reason names, as Dynamo's "Data-dependent branching" does). ``draft_export`` writes its own
 log, which holds its ``exported_program`` without an ``export`` start: read alone, that log is one draft call.
 
 A call's events are those after its ``export`` record and before the next; its user's line is the outermost user
@@ -42,6 +43,8 @@ _EXPORTED = re.compile(r"export\(\s*(?P<module>[A-Za-z_][\w.]*)")
 _SPEC_REPR = re.compile(
     r"(?P<dir>Input|Output)Spec\(kind=<\w+\.(?P<kind>[A-Z_]+): \d+>, arg=\w+\(name='(?P<name>[^']*)'[^)]*\), target=(?:'(?P<target>[^']*)'|None)"
 )
+# the user's frame Dynamo's reason names ("# File "/x.py", line 6, in forward, code: if x.sum() > 0:")
+_REASON_FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>[\w<>]+)(?:, code: (?P<code>[^\n]*))?')
 _DYNAMO_EVENTS = frozenset({"dynamo_start", "dynamo_output_graph", "compilation_metrics"})
 _TORCH_FILE = re.compile(r"(^|/)torch/|site-packages/")
 _EXPORT_FILE = re.compile(r"(^|/)torch/(export|_export)/")
@@ -170,12 +173,18 @@ def _failure(events: list[TraceEvent]) -> ExportFailure:
         if ev.name == "compilation_metrics" and meta.get("fail_type"):
             reason = str(meta.get("fail_reason") or "")
             lineno = meta.get("fail_user_frame_lineno")
+            where: dict[str, Any] = {"filename": meta.get("fail_user_frame_filename")}
+            named = next((m for m in _REASON_FRAME.finditer(reason) if _user(m.group("file"))), None)
+            if lineno is None and named is not None:  # strict mode's metrics name no user frame (2.13 to 2.15)
+                where = {"filename": named.group("file"), "function": named.group("name")}
+                where["code"] = (named.group("code") or "").strip() or None
+                lineno = named.group("line")
             return failure(
                 str(meta["fail_type"]).rsplit(".", 1)[-1].rstrip("'>"),
                 "data_dependent" if "data-dependent" in reason.lower() else "unsupported",
                 reason.strip().split("\n\n")[0][:600],
-                filename=meta.get("fail_user_frame_filename"),
                 line=int(lineno) if lineno is not None else None,
+                **where,
             )
     return failure(
         "?",
