@@ -1,11 +1,15 @@
 """Issue 25's figures: ``dynamo-explorer open`` against tlparse on the same trace, and ``run --nproc`` against torchrun.
 
     python benchmarks/trace_bench.py open [--scale 1 200 1000] [--repeat 3]   # needs `pip install tlparse`
+    python benchmarks/trace_bench.py open --log LOG [--before CHECKOUT]      # a log of your own (server_trace.py)
     python benchmarks/trace_bench.py nproc [--repeat 3]
 
 ``open``: a real trace is written first (``TORCH_TRACE``, the program of tests/engine/test_trace_open.py: six frames,
 breaks, recompiles, AOT graphs, inductor's code), then scaled: the log's records repeated ``scale`` times, each copy's
-``frame_id`` (and the ``compile_id`` its metrics name) moved past the last (a log of ``scale`` times as many compiles, every record a real one). On each log,
+``frame_id`` (and the ``compile_id`` its metrics name) moved past the last (a log of ``scale`` times as many compiles, every record a real one);
+``--log`` takes a log of your own instead (``benchmarks/server_trace.py`` writes one of big compiles). ``--before
+CHECKOUT``: a third side, the same ``open`` of an earlier checkout of this repository (its code first on the path, the
+same Python). On each log,
 alternating the two sides, each in a fresh process: ``dynamo-explorer open LOG --json`` (the report written: what a
 view needs) and ``tlparse LOG -o DIR --overwrite`` (its whole HTML output; it has no lighter mode), timed by the wall
 clock and measured by the peak resident memory of the process (``ru_maxrss`` of the child). Medians and the spread.
@@ -75,27 +79,33 @@ def scaled(log: Path, scale: int, out: Path) -> Path:
     return out
 
 
-def bench_open(scales: list[int], repeat: int) -> dict:
+def bench_open(scales: list[int], repeat: int, given: Path | None = None, before: Path | None = None) -> dict:
     tlparse = shutil.which("tlparse")
     if tlparse is None:
         raise SystemExit("tlparse is not installed: pip install tlparse")
     results = {}
     with tempfile.TemporaryDirectory() as tmp_:
         tmp = Path(tmp_)
-        base = write_trace(tmp)
+        base = given or write_trace(tmp)
         for scale in scales:
-            log = scaled(base, scale, tmp / f"x{scale}.log")
+            log = base if scale == 1 and given is not None else scaled(base, scale, tmp / f"x{scale}.log")
             size_mb = log.stat().st_size / 1e6
             ours: list[tuple[float, float]] = []
             theirs: list[tuple[float, float]] = []
+            earlier: list[tuple[float, float]] = []
             ours_cmd = [sys.executable, "-m", "dynamo_explorer", "open", str(log), "--json", str(tmp / "r.json")]
             theirs_cmd = [tlparse, str(log), "-o", str(tmp / "tl"), "--overwrite", "--no-browser"]
-            for i in range(repeat):  # alternate the sides (which goes first too): the VM's noise hits both alike
-                for side in ("ours", "theirs") if i % 2 == 0 else ("theirs", "ours"):
+            before_cmd = [sys.executable, "-m", "dynamo_explorer", "open", str(log), "--json", str(tmp / "b.json")]
+            sides = ["ours", "theirs", *(["before"] if before is not None else [])]
+            for i in range(repeat):  # alternate the sides (which goes first too): the VM's noise hits them alike
+                for side in sides[i % len(sides) :] + sides[: i % len(sides)]:
                     if side == "ours":
                         ours.append(_rss_of(ours_cmd, cwd=REPO))
-                    else:
+                    elif side == "theirs":
                         theirs.append(_rss_of(theirs_cmd))
+                    else:
+                        env = {**os.environ, "PYTHONPATH": str(before)}
+                        earlier.append(_rss_of(before_cmd, cwd=before, env=env))
             report_mb = (tmp / "r.json").stat().st_size / 1e6
             frames = len(json.loads((tmp / "r.json").read_text())["frames"])
             results[scale] = {
@@ -106,13 +116,21 @@ def bench_open(scales: list[int], repeat: int) -> dict:
                 "open_mb": [round(m) for _, m in ours],
                 "tlparse_s": [round(w, 2) for w, _ in theirs],
                 "tlparse_mb": [round(m) for _, m in theirs],
+                "before_s": [round(w, 2) for w, _ in earlier],
+                "before_mb": [round(m) for _, m in earlier],
             }
             r = results[scale]
             print(
                 f"x{scale}: log {r['log_mb']} MB, {frames} frames, report {r['report_mb']} MB | open "
                 f"{statistics.median(r['open_s']):.2f} s (spread {min(r['open_s'])}-{max(r['open_s'])}), "
                 f"{statistics.median(r['open_mb']):.0f} MB | tlparse {statistics.median(r['tlparse_s']):.2f} s "
-                f"(spread {min(r['tlparse_s'])}-{max(r['tlparse_s'])}), {statistics.median(r['tlparse_mb']):.0f} MB",
+                f"(spread {min(r['tlparse_s'])}-{max(r['tlparse_s'])}), {statistics.median(r['tlparse_mb']):.0f} MB"
+                + (
+                    f" | before {statistics.median(r['before_s']):.2f} s (spread {min(r['before_s'])}-{max(r['before_s'])}), "
+                    f"{statistics.median(r['before_mb']):.0f} MB"
+                    if earlier
+                    else ""
+                ),
                 flush=True,
             )
     return results
@@ -163,8 +181,10 @@ def main() -> None:
     parser.add_argument("what", choices=["open", "nproc"])
     parser.add_argument("--scale", type=int, nargs="+", default=[1, 200])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--log", type=Path, help="open: this log (scale 1: as it is) instead of the test program's")
+    parser.add_argument("--before", type=Path, help="open: a checkout of earlier code, measured as a third side")
     args = parser.parse_args()
-    result = bench_open(args.scale, args.repeat) if args.what == "open" else bench_nproc(args.repeat)
+    result = bench_open(args.scale, args.repeat, args.log, args.before) if args.what == "open" else bench_nproc(args.repeat)
     print(json.dumps(result))
 
 

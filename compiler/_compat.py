@@ -24,6 +24,7 @@ from typing import Any
 import torch
 import torch._dynamo
 
+from .bytecode import RESUME_PREFIX
 from .compile_ids import report_id
 from .model import DynamicKind
 
@@ -63,6 +64,7 @@ RelationalGuard = _require("torch._C._dynamo.guards", "RelationalGuard")
 register_bytecode_hook = _require("torch._dynamo.convert_frame", "register_bytecode_hook")
 _debug_get_cache_entry_list = _require("torch._dynamo.eval_frame", "_debug_get_cache_entry_list")
 TORCH_DYNAMO_RESUME_IN_PREFIX: str = _require("torch._dynamo.resume_execution", "TORCH_DYNAMO_RESUME_IN_PREFIX")
+assert TORCH_DYNAMO_RESUME_IN_PREFIX == RESUME_PREFIX, "torch names resume functions otherwise: bytecode.RESUME_PREFIX"
 LazyVariableTracker = _require("torch._dynamo.variables.lazy", "LazyVariableTracker")
 CompileContext = _require("torch._guards", "CompileContext")
 trace_log = _require("torch._logging._internal", "trace_log")

@@ -14,6 +14,10 @@ from functools import lru_cache
 
 from .model import Instruction, NameRef
 
+#: the name Dynamo gives a resume function's code (``torch_dynamo_resume_in_f_at_12``): torch's
+#: ``TORCH_DYNAMO_RESUME_IN_PREFIX``, written here so that reading a trace needs no torch (``_compat`` checks it)
+RESUME_PREFIX = "torch_dynamo_resume_in"
+
 _JUMPS = set(dis.hasjrel) | set(dis.hasjabs)
 _GLOBAL_OPS = {"LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL"}
 

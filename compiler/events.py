@@ -15,6 +15,7 @@ compiling a backward), one compile at a time ([Note: threads] in collectors/disp
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import warnings
@@ -22,9 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-import torch
-
-from ._compat import trace_log
 from .compile_ids import report_id
 
 _RESERVED = {
@@ -42,7 +40,9 @@ _RESERVED = {
     "stack",
 }  # keys trace_structured adds beside the event's own; keep in sync with torch/_logging/_internal.py
 
-_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
+# torch's own directory, found without importing torch: a trace is read with no torch loaded (compiler.trace)
+_TORCH_SPEC = importlib.util.find_spec("torch")
+_TORCH_DIR = os.path.dirname(_TORCH_SPEC.origin) + os.sep if _TORCH_SPEC and _TORCH_SPEC.origin else "\0"
 
 __all__ = ["StructuredStream", "TorchLogDiverter", "TorchWarningDiverter", "TraceEvent", "event_from_metadata"]
 
@@ -100,10 +100,14 @@ class StructuredStream(logging.Handler):
             self._on_event(ev)
 
     def __enter__(self) -> StructuredStream:
+        from ._compat import trace_log
+
         trace_log.addHandler(self)
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        from ._compat import trace_log
+
         trace_log.removeHandler(self)
 
     def named(self, *names: str) -> list[TraceEvent]:
@@ -153,6 +157,8 @@ class TorchLogDiverter:
 
     def __enter__(self) -> TorchLogDiverter:
         from torch._logging._internal import _is_torch_handler
+
+        from ._compat import trace_log
 
         filt = _DivertFilter(self.records, set(), self._accept, self._divert)
         for name, logger in list(logging.root.manager.loggerDict.items()):

@@ -35,17 +35,17 @@ import threading
 import time
 import types
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
-
-from torch._dynamo.utils import get_compilation_metrics
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .. import compile_ids
-from ..cell import CellProgram
 from ..model import CompileReport, CutPart, DynamoReset, PartCut
 from ..options import RunOptions
+
+if TYPE_CHECKING:
+    from ..cell import CellProgram  # a live run's (it imports torch; reading a trace does not)
 
 __all__ = ["HOOKS", "CaptureContext", "CodeRecord", "Collector", "FullgraphCapture", "gc_paused"]
 
@@ -246,10 +246,11 @@ class CaptureContext:
         self.parts[key] = whole
         report.parts_cut.append(PartCut(key=key, part=part, compile_id=compile_id, kept=kept, total=len(whole)))
 
-    def new_epoch(self) -> None:
-        """A reset after the run compiled: what compiles from now on carries the next ``@n``."""
+    def new_epoch(self, metrics: Iterable[Any]) -> None:
+        """A reset after the run compiled: what compiles from now on carries the next ``@n``; ``metrics``: the
+        compilation metrics Dynamo holds now (``torch._dynamo.utils.get_compilation_metrics()``)."""
         self.epoch += 1
-        self.epoch_marks.append({id(m) for m in get_compilation_metrics()})
+        self.epoch_marks.append({id(m) for m in metrics})
         compile_ids.set_epoch(self.epoch)
 
     def report_id(self, compile_id: Any) -> str:

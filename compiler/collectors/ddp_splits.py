@@ -28,7 +28,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._compat import current_trace_id
 from ..model import CompileReport, DdpParameter, DdpSplit, DdpSubmodule, Graph, Node
 from .aot_graphs import parse_readable
 from .base import CaptureContext, Collector
@@ -159,6 +158,8 @@ class DdpSplitsCollector(Collector):
                 kwargs["payload_fn"] = lambda: payload
                 return original_tee(name, lambda: meta, **kwargs)
             return original_tee(name, metadata_fn, **kwargs)
+
+        from .._compat import current_trace_id  # a live run's: importing this module imports no torch
 
         def compile_fn(opt: Any, gm: Any, example_inputs: list[Any], **kwargs: Any) -> Any:
             cid = current_trace_id()[0]

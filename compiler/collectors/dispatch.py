@@ -43,6 +43,8 @@ import types
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from torch._dynamo.utils import get_compilation_metrics
+
 from .. import _compat, compile_ids
 from .._compat import current_trace_id
 from ..backend import is_explorer_backend
@@ -107,7 +109,7 @@ class Dispatcher:
         before = len(ctx.compile_order)
         epoch: int | None = None
         if any(compile_ids.epoch_of(cid) == ctx.epoch for cid in ctx.compile_ids):
-            ctx.new_epoch()
+            ctx.new_epoch(get_compilation_metrics())
             epoch = ctx.epoch
         line, called = _cell_call(ctx.program.filename)
         where = f" at line {line}" if line is not None else ""

@@ -15,11 +15,10 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from .. import _compat, compile_ids
-from ..bytecode import decompile, instruction_rows
+from .. import compile_ids
+from ..bytecode import RESUME_PREFIX, decompile, instruction_rows
 from ..model import CodeInfo, CompileReport, Frame
 from ..user_code import is_user_file
-from . import capture_torch
 from .base import CaptureContext, CodeRecord, Collector
 from .logs import LogsCollector
 
@@ -44,6 +43,8 @@ class FramesCollector(Collector):
 
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:
+        from . import capture_torch  # a live run's: importing this module imports no torch
+
         with capture_torch.compilation_metrics_window() as new_metrics:
             try:
                 yield
@@ -78,7 +79,7 @@ class FramesCollector(Collector):
                     name=name,
                     filename=filename,
                     firstlineno=first,
-                    is_resume=name.startswith(_compat.TORCH_DYNAMO_RESUME_IN_PREFIX),
+                    is_resume=name.startswith(RESUME_PREFIX),
                     in_cell=filename == ctx.program.filename,
                 ),
                 fail_type=captured.fail_type if captured else getattr(m, "fail_type", None),
@@ -90,7 +91,9 @@ class FramesCollector(Collector):
                 frame.original_bytecode = instruction_rows(captured.code)
             elif rec is None and frame.fail_type:  # no bytecode was made; the code Dynamo gave up on is still known
                 if failed_codes is None:
-                    failed_codes = {(c.co_name, c.co_filename, c.co_firstlineno): c for c in capture_torch.codes_dynamo_saw()}
+                    from .capture_torch import codes_dynamo_saw
+
+                    failed_codes = {(c.co_name, c.co_filename, c.co_firstlineno): c for c in codes_dynamo_saw()}
                 code = failed_codes.get((name, filename, first))
                 if code is not None:
                     frame.original_bytecode = instruction_rows(code)

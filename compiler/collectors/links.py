@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import types
 
-from .. import _compat
 from ..compile_ids import dynamo_id
 from ..model import CompileReport, Frame, FrameStatus
 from .base import CaptureContext, Collector
@@ -67,7 +66,9 @@ class LinksCollector(Collector):
                         report.graphs[ref.graph_id].name = ref.name
                 elif ref.kind == "resume" and frame.compile_id in orig_by_cid:
                     m = _RESUME.match(ref.name)
-                    code = _compat.resume_code_for(orig_by_cid[frame.compile_id], int(m.group(1))) if m else None
+                    from .._compat import resume_code_for  # a live run's: importing this module imports no torch
+
+                    code = resume_code_for(orig_by_cid[frame.compile_id], int(m.group(1))) if m else None
                     targets = cid_by_code.get(id(code), []) if code is not None else []
                     if code is not None and not targets:
                         targets = cid_by_place.get((code.co_name, code.co_filename, code.co_firstlineno), [])

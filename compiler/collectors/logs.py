@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from .. import _compat
 from ..events import CapturedLog, TorchLogDiverter, TorchWarningDiverter
 from ..model import CompileReport, LogRecord
 from .base import CaptureContext, Collector
@@ -26,11 +25,11 @@ class LogsCollector(Collector):
 
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:
+        from .._compat import current_trace_id  # a live run's: importing this module imports no torch
+
         divert_warnings = ctx.program.scope not in ("calls", "watch")
         with (
-            TorchLogDiverter(
-                accept=lambda: ctx.watches(_compat.current_trace_id()[0]), divert=ctx.program.scope != "watch"
-            ) as diverter,
+            TorchLogDiverter(accept=lambda: ctx.watches(current_trace_id()[0]), divert=ctx.program.scope != "watch") as diverter,
             TorchWarningDiverter(diverter.records) if divert_warnings else contextlib.nullcontext(),
         ):
             try:

@@ -16,11 +16,12 @@ import re
 from typing import Any
 
 from ..compile_ids import with_epoch_of
-from ..model import CompileReport, GuardFailure, RecompileReason
+from ..model import CompileReport, GuardFailure
 from .base import CaptureContext, Collector, gc_paused
 from .frames import FramesCollector
 from .guards.guard_failures import MAX_ENTRIES, Call, evaluate
 from .logs import LogsCollector
+from .recompile_reasons import split_reasons
 
 #: failures_note of a reason Dynamo recorded without explaining the entry where the run could see it.
 NOT_EVALUATED = (
@@ -34,21 +35,6 @@ TOO_MANY = (
     f"not evaluated: only the {MAX_ENTRIES} most recent cache entries of a code are evaluated at each recompile; "
     "Dynamo's reason names this one's first failing guard"
 )
-
-_ENTRY = re.compile(r"^(?P<cid>(?:!\d+/)?\d+/\d+): (?P<reason>.*)$", re.S)
-
-
-def split_reasons(items: list[str]) -> list[RecompileReason]:
-    """One ``RecompileReason`` per ``'<old id>: <reason>'`` item (an item without an id keeps none), in order."""
-    out = []
-    for item in items:
-        text = str(item).strip()
-        m = _ENTRY.match(text)
-        if m:
-            out.append(RecompileReason(failed_compile_id=m.group("cid"), reason=m.group("reason").strip()))
-        else:
-            out.append(RecompileReason(failed_compile_id=None, reason=text))
-    return out
 
 
 class RecompilesCollector(Collector):

@@ -12,7 +12,6 @@ import contextlib
 import json
 from collections.abc import Iterator
 
-from .. import _compat
 from ..events import StructuredStream, TraceEvent
 from ..model import CompileReport
 from .base import CaptureContext, Collector
@@ -42,7 +41,9 @@ class StreamCollector(Collector):
 
     @contextlib.contextmanager
     def install(self, ctx: CaptureContext) -> Iterator[None]:
-        accept = lambda: ctx.watches(_compat.current_trace_id()[0])  # noqa: E731 - one line, used once
+        from .._compat import current_trace_id  # a live run's: importing this module imports no torch
+
+        accept = lambda: ctx.watches(current_trace_id()[0])  # noqa: E731 - one line, used once
         if ctx.on_progress is not None:
             self._ctx = ctx
         self.stream = StructuredStream(on_event=self._on_event if ctx.on_progress is not None else None, accept=accept)

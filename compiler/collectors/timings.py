@@ -38,7 +38,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..model import CompileReport, Phase, PhaseKind
-from . import capture_torch
 from .base import CaptureContext, Collector
 
 __all__ = ["LABELS", "TimingsCollector", "kind_of", "label_of", "phase_trees"]
@@ -283,7 +282,9 @@ class TimingsCollector(Collector):
             if watches(cid):  # [Note: compile phases]; [Note: threads] in dispatch.py
                 events.append((ph, name, ns, cid, key, get_ident()))
 
-        with capture_torch.chromium_events(record):
+        from .capture_torch import chromium_events  # a live run's: importing this module imports no torch
+
+        with chromium_events(record):
             yield
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:

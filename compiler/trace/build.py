@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ..bytecode import rows_from_listing
+from ..bytecode import RESUME_PREFIX, rows_from_listing
 from ..collectors.aot_graphs import add_aot_graphs, parse_readable
 from ..collectors.caches.cache_story import CACHE_ARTIFACT, attach, cache_line, read
 from ..collectors.ddp_splits import SPLIT_CHILD, SPLIT_GRAPH, add_split
@@ -46,7 +46,6 @@ from .reader import TraceLog, read_events
 
 __all__ = ["PAYLOAD_EVENTS", "keep_payload", "report_from_events", "report_from_log"]
 
-_RESUME_PREFIX = "torch_dynamo_resume_in_"
 _BYTECODE = re.compile(r"^artifact:(?P<code>.+)_(?P<which>ORIGINAL|MODIFIED)_BYTECODE$")
 
 #: the events whose payload a pane reads; every other payload is skipped while reading (a multi-GB log)
@@ -278,7 +277,7 @@ def _frames(report: CompileReport, events: list[TraceEvent], metrics: dict[str, 
                 attempt=attempts.get(cid, 0),
                 status="ok",
                 code=CodeInfo(
-                    name=name, filename=filename, firstlineno=first, is_resume=name.startswith(_RESUME_PREFIX), in_cell=False
+                    name=name, filename=filename, firstlineno=first, is_resume=name.startswith(RESUME_PREFIX), in_cell=False
                 ),
                 fail_type=m.get("fail_type") if m else None,
                 fail_reason=m.get("fail_reason") if m else None,

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from ..collectors.guards.guards import MAX_GUARDS_PER_FRAME, MAX_TREE_CHARS, parse_tree, rows_from_tree
-from ..collectors.recompiles import split_reasons
+from ..collectors.recompile_reasons import split_reasons
 from ..collectors.timings import Event, phase_trees
 from ..events import TraceEvent
 from ..model import (

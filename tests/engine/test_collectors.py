@@ -159,7 +159,14 @@ def test_the_base_module_imports_no_concrete_collector():
     imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
     concrete = {c.__module__.rsplit(".", 1)[1] for c in REGISTRY}
     assert not imported & concrete, imported & concrete
-    assert not [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom) and n.col_offset > 0]
+    typing_only = {  # ``if TYPE_CHECKING:`` imports never run (base.py names a live run's CellProgram so)
+        id(n)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
+        for n in ast.walk(block)
+    }
+    nested = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom) and n.col_offset > 0]
+    assert not [n for n in nested if id(n) not in typing_only]
 
 
 def test_a_collector_this_torch_cannot_install_is_named_and_the_rest_of_the_run_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -92,6 +92,33 @@ def _metrics_ids(log_path: str) -> list[str]:
     return ids
 
 
+_NO_TORCH = """
+import sys
+from dynamo_explorer.cli import main
+code = main(sys.argv[1:])
+loaded = sorted(m for m in sys.modules if m == "torch" or m.startswith("torch."))
+assert not loaded, loaded[:5]
+sys.exit(code)
+"""
+
+
+def test_open_reads_a_trace_without_importing_torch(traced: dict) -> None:
+    """Reading a trace needs no torch (its import is most of a small trace's time): open, its JSON, its page and its
+    summary run with torch never imported, on the real trace with AOT graphs, output code, breaks and recompiles."""
+    out = traced["tmp"] / "no_torch"
+    for args in (["--json", str(out) + ".json", "--html", str(out) + ".html"], []):
+        proc = subprocess.run(
+            [sys.executable, "-c", _NO_TORCH, "open", str(traced["dir"]), *args],
+            cwd=REPO,
+            env=_env(),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert proc.returncode == 0, proc.stderr[-3000:]
+    assert json.loads((out.parent / "no_torch.json").read_text())["frames"] == traced["trace"]["frames"]
+
+
 def test_the_report_validates_and_names_dynamos_compile_ids(traced: dict) -> None:
     report = traced["trace"]
     validate_report(report)

@@ -42,6 +42,7 @@ from ...model import (
 from ..base import CaptureContext, Collector
 from ..fx_graphs import node_rows, readable
 from .exports_torch import Call, draft_failures, program_parts, watched
+from .words import summary_line
 
 __all__ = ["ExportsCollector", "summary_line"]
 
@@ -139,34 +140,3 @@ def _placed(entry: DraftFailure, graph: Graph | None) -> DraftFailure:
         entry.filename, entry.line = node.filename, node.line
         entry.code = linecache.getline(node.filename, node.line).strip() or None
     return entry
-
-
-_MODES = {"strict": "strict", "non_strict": "non-strict", "draft": "draft"}
-
-
-def summary_line(call: ExportCall) -> str:
-    """One line a call: ``export Gate (non-strict, line 12) failed at line 6: a guard on a data-dependent value
-    (GuardOnDataDependentSymNode)``; ``export Scale (non-strict, line 17): 9 nodes, 3 inputs (1 user), s77 in
-    [2, 64]``; ``draft_export Gate: 1 assumption (DATA_DEPENDENT_ERROR at line 6)``."""
-    verb = {"torch.export.draft_export": "draft_export", "torch._dynamo.export": "torch._dynamo.export"}.get(call.api, "export")
-    head = f"{verb} {call.module} ({_MODES[call.mode]}" + (f", line {call.line})" if call.line else ")")
-    f = call.failure
-    if f is not None:
-        at = f" at line {f.line}" if f.line else ""
-        return f"{head} failed{at}: {f.what} ({f.exception})"
-    inputs = [s for s in call.signature if s.direction == "input"]
-    users = sum(1 for s in inputs if s.kind == "USER_INPUT")
-    bits = [f"{call.graph_nodes} nodes"] if call.graph_nodes is not None else []
-    if inputs:
-        bits.append(f"{len(inputs)} input{'s' if len(inputs) != 1 else ''} ({users} user)")
-    bits += [f"{r.symbol} in [{_end(r.min, '-inf')}, {_end(r.max, 'inf')}]" for r in call.ranges[:3]]
-    if call.draft:
-        n = len(call.draft)
-        first = call.draft[0]
-        at = f" at line {first.line}" if first.line else ""
-        bits.append(f"{n} failure{'s' if n != 1 else ''} in its report ({first.kind}{at})")
-    return f"{head}: " + ", ".join(bits) if bits else f"{head}: exported"
-
-
-def _end(bound: int | None, none: str) -> str:
-    return none if bound is None else str(bound)

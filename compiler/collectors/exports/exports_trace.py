@@ -28,8 +28,7 @@ from ...model import CompileReport, ExportCall, ExportCheck, ExportFailure, Expo
 from ...user_code import is_user_file
 from ..aot_graphs import parse_readable
 from .checks import Size, input_checks
-from .exports import summary_line
-from .words import failure
+from .words import failure, summary_line
 
 __all__ = ["PAYLOADS", "add_exports"]
 

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ... import _compat
+from ...bytecode import RESUME_PREFIX
 from ...model import CompileReport, GraphBreak, StackFrame
 from .. import observe_torch
 from ..base import CaptureContext, Collector
@@ -91,7 +91,7 @@ def _from_compiled_frame(stack: list[StackFrame], filename: str, name: str, cell
     for i, fs in enumerate(stack):
         if fs.filename == cell:
             return stack[i:]
-    original = name.split(_compat.TORCH_DYNAMO_RESUME_IN_PREFIX + "_", 1)[-1].rsplit("_at_", 1)[0]
+    original = name.split(RESUME_PREFIX + "_", 1)[-1].rsplit("_at_", 1)[0]
     for i, fs in enumerate(stack):
         if fs.filename == filename and fs.name in (name, original):
             return stack[i:]

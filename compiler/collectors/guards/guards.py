@@ -15,7 +15,6 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ... import _compat
 from ...model import CompileReport, Guard
 from ..base import CaptureContext, Collector, gc_paused
 
@@ -147,8 +146,10 @@ class GuardsCollector(Collector):
             yield
         finally:  # before the runner drops the run's cache entries
             ours = {r.compile_id for r in ctx.code_records}
+            from ..._compat import cache_entries  # a live run's: importing this module imports no torch
+
             for code in ctx.codes_seen:
-                for entry in _compat.cache_entries(code):
+                for entry in cache_entries(code):
                     cid = ctx.report_id(getattr(entry, "compile_id", ""))
                     if cid in ours:
                         self.managers[cid] = entry.guard_manager
