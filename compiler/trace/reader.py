@@ -86,16 +86,18 @@ def read_events(log: TraceLog, keep: Callable[[str], bool] = lambda name: True) 
     """Every event of ``log`` in order; a payload only where ``keep(event name)``. Fills ``log.stats``."""
     stats = log.stats
     strings: dict[int, str] = {}
-    pending: tuple[dict[str, Any], list[str] | None] | None = None
+    pending: tuple[TraceEvent | None, list[str] | None] | None = None  # the record read, and its payload's lines
 
     def finish() -> TraceEvent | None:
         assert pending is not None
-        md, lines = pending
-        payload = "\n".join(lines) if lines is not None else None
-        ev = event_from_metadata(md, payload)
-        if ev is not None and ev.stack:
+        ev, lines = pending
+        if ev is None:
+            return None
+        if lines is not None:
+            ev.payload = "\n".join(lines)
+        if ev.stack:
             ev.stack = _resolved(ev.stack, strings)
-        if ev is not None and isinstance(ev.meta, dict):
+        if isinstance(ev.meta, dict):
             for key in ("stack", "user_stack"):
                 if isinstance(ev.meta.get(key), list):
                     ev.meta[key] = _resolved(ev.meta[key], strings)
@@ -130,19 +132,14 @@ def read_events(log: TraceLog, keep: Callable[[str], bool] = lambda name: True) 
                 continue
             if stats.rank is None and isinstance(md.get("rank"), int):
                 stats.rank = md["rank"]
-            name = _name(md)
-            pending = (md, [] if md.get("has_payload") and keep(name) else None)
+            event = event_from_metadata(md, None)  # its payload, when kept, once its lines are read
+            pending = (event, [] if event is not None and md.get("has_payload") and keep(event.name) else None)
         if pending is not None:
             ev = finish()
             if ev is not None:
                 yield ev
     if stats.rank is not None:
         log.rank = stats.rank
-
-
-def _name(md: dict[str, Any]) -> str:
-    ev = event_from_metadata(md, None)
-    return ev.name if ev is not None else ""
 
 
 def _resolved(stack: list[Any], strings: dict[int, str]) -> list[Any]:
