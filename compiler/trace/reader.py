@@ -6,9 +6,10 @@ holding the JSON metadata of one ``trace_structured`` record (what a live handle
 grow the string table that the ``filename`` of a stack frame indexes. The same ``event_from_metadata``
 turns a record into a ``TraceEvent`` here and live, so the per-pane builders read both alike.
 
-Streamed: ``read_events`` reads a log line by line and keeps a payload only when ``keep(name)`` asks for it
-(a multi-GB log holds megabytes of config dumps and Perfetto events nobody reads twice); a gzip-compressed
-log (``.gz``) is read the same way. A line that is not a record (a torn last line, a foreign log line) is
+Streamed: ``read_events`` reads a log in chunks, finds its record lines with one regex scan (a payload's lines, most
+of a log, are never looped over in Python) and cuts a payload out only when ``keep(name)`` asks for it (a multi-GB
+log holds megabytes of config dumps and Perfetto events nobody reads twice); a gzip-compressed log (``.gz``) is read
+the same way. A line that is not a record (a torn last line, a foreign log line) is
 counted in ``ReadStats.skipped``, not fatal.
 """
 
@@ -86,36 +87,8 @@ def read_events(log: TraceLog, keep: Callable[[str], bool] = lambda name: True) 
     """Every event of ``log`` in order; a payload only where ``keep(event name)``. Fills ``log.stats``."""
     stats = log.stats
     strings: dict[int, str] = {}
-    pending: tuple[TraceEvent | None, list[str] | None] | None = None  # the record read, and its payload's lines
-
-    def finish() -> TraceEvent | None:
-        assert pending is not None
-        ev, lines = pending
-        if ev is None:
-            return None
-        if lines is not None:
-            ev.payload = "\n".join(lines)
-        if ev.stack:
-            ev.stack = _resolved(ev.stack, strings)
-        if isinstance(ev.meta, dict):
-            for key in ("stack", "user_stack"):
-                if isinstance(ev.meta.get(key), list):
-                    ev.meta[key] = _resolved(ev.meta[key], strings)
-        return ev
-
     with _open(log.path) as fh:
-        for line in fh:
-            stats.lines += 1
-            stats.bytes += len(line)
-            if line.startswith("\t") or not line.strip():  # a payload line (one a tool stripped to nothing too)
-                if pending is not None and pending[1] is not None:
-                    pending[1].append(line[1:].rstrip("\n") if line.startswith("\t") else "")
-                continue
-            if pending is not None:
-                ev = finish()
-                pending = None
-                if ev is not None:
-                    yield ev
+        for line, text, start, end in _records(fh, stats):
             m = _GLOG.match(line)
             try:
                 md = json.loads(line[m.end() :] if m else line)
@@ -132,14 +105,60 @@ def read_events(log: TraceLog, keep: Callable[[str], bool] = lambda name: True) 
                 continue
             if stats.rank is None and isinstance(md.get("rank"), int):
                 stats.rank = md["rank"]
-            event = event_from_metadata(md, None)  # its payload, when kept, once its lines are read
-            pending = (event, [] if event is not None and md.get("has_payload") and keep(event.name) else None)
-        if pending is not None:
-            ev = finish()
-            if ev is not None:
-                yield ev
+            ev = event_from_metadata(md, None)
+            if ev is None:
+                continue
+            if md.get("has_payload") and keep(ev.name):
+                ev.payload = _payload(text[start:end])
+            if ev.stack:
+                ev.stack = _resolved(ev.stack, strings)
+            if isinstance(ev.meta, dict):
+                for key in ("stack", "user_stack"):
+                    if isinstance(ev.meta.get(key), list):
+                        ev.meta[key] = _resolved(ev.meta[key], strings)
+            yield ev
     if stats.rank is not None:
         log.rank = stats.rank
+
+
+_CHUNK = 1 << 22  # characters read at a time
+# a record's line: neither a payload line (a tab first) nor a blank one (a tool may strip a payload line to nothing)
+_RECORD = re.compile(r"^(?=[^\t\n])(?=[^\n]*\S)[^\n]*", re.M)
+
+
+def _records(fh: IO[str], stats: ReadStats) -> Iterator[tuple[str, str, int, int]]:
+    """Each record's line, and where the text after it up to the next record is (its payload's lines, as the log
+    holds them): ``text[start:end]``, to be cut out before the next record is asked for. The log is read in chunks and its
+    record lines found by a regex scan (no Python loop over the payload lines, which are most of a log: a guard
+    tree, a graph); a payload is cut out only when asked for. Text before the first record is skipped."""
+    buf, eof = "", False
+    while not eof:
+        chunk = fh.read(_CHUNK)
+        eof = not chunk
+        stats.bytes += len(chunk)
+        stats.lines += chunk.count("\n")
+        if eof and buf and not buf.endswith("\n"):
+            stats.lines += 1  # a last line without its newline
+        scanned = buf.rfind("\n") + 1  # what the last scan read whole: the record kept from it starts buf
+        buf += chunk
+        first = _RECORD.match(buf) if scanned else None  # that record, its line whole now
+        found = [first] if first else []
+        found += _RECORD.finditer(buf, max(scanned, first.end() + 1) if first else 0)
+        ready = found if eof else found[:-1]  # the last one's payload may go on in the next chunk
+        for i, m in enumerate(ready):
+            end = found[i + 1].start() if i + 1 < len(found) else len(buf)
+            yield m.group(), buf, m.end() + 1, end
+        buf = buf[found[-1].start() :] if found and not eof else ""
+
+
+def _payload(block: str) -> str:
+    """A payload's text from its lines as the log holds them: each after its tab; a blank line stays blank."""
+    text = block[:-1] if block.endswith("\n") else block
+    if not text:
+        return ""
+    if text.startswith("\t") and text.count("\n") == text.count("\n\t"):  # every line a tabbed one: the usual
+        return text[1:].replace("\n\t", "\n")
+    return "\n".join(line[1:] if line.startswith("\t") else "" for line in text.split("\n"))
 
 
 def _resolved(stack: list[Any], strings: dict[int, str]) -> list[Any]:

@@ -343,3 +343,40 @@ def test_tlparse_own_test_logs_open(log: Path) -> None:
     assert [d for d in report["diagnostics"] if d["kind"] == "schema_mismatch"] == []
     if not frames:
         assert report["trace"]["missing"][0]["pane"] == "frames"
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 4096])
+def test_the_reader_reads_the_same_events_whatever_its_chunk(chunk: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log is read in chunks and its records found by a scan: a record line, a payload line or a payload cut
+    anywhere by a chunk reads as the whole log does (tlparse's logs; one with a blank payload line, a whitespace-only
+    line, text before the first record and a torn last line), with the same counts."""
+    from compiler.trace import reader
+
+    odd = tmp_path / "odd.log"
+    odd.write_text(
+        "stray text before any record\n"
+        'V1126 23:31:46.666000 9884 torch/_dynamo/utils.py:2350] {"str": ["/x.py", 0]}\n'
+        'V1126 23:31:46.666000 9884 a.py:1] {"dynamo_output_graph": {}, "frame_id": 0, "frame_compile_id": 0, "has_payload": "h"}\n'
+        "\tdef forward(self, x):\n\n   \n\t    return (x,)\n"
+        'V1126 23:31:46.666000 9884 a.py:1] {"artifact": {"name": "x", "encoding": "string"}, "has_payload": "h"}\n'
+        "\tone\n\ttwo\n"
+        '{"torn": '
+    )
+    logs = [*sorted((REPO / "tests/traces/tlparse").glob("*/*.log.gz")), odd]
+
+    def read(path: Path) -> tuple[list[tuple], tuple]:
+        log = reader.TraceLog(path=str(path), rank=None)
+        events = [
+            (e.name, e.compile_id, e.attempt, json.dumps(e.meta, sort_keys=True), e.payload, e.stack)
+            for e in reader.read_events(log)
+        ]
+        s = log.stats
+        return events, (s.lines, s.records, s.skipped, s.bytes, s.rank)
+
+    whole = {p: read(p) for p in logs}
+    monkeypatch.setattr(reader, "_CHUNK", chunk)
+    for p in logs:
+        assert read(p) == whole[p], p.name
+    events, counts = whole[odd]
+    assert [e[4] for e in events] == ["def forward(self, x):\n\n\n    return (x,)", "one\ntwo"]
+    assert counts[:3] == (11, 3, 2), "eleven lines, three records; the stray line and the torn one skipped"
