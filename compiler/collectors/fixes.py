@@ -112,66 +112,63 @@ def _export_fixes(call: ExportCall) -> list[Fix]:
     fixes: list[Fix] = []
     if f.kind == "constraint_violation" and f.suggested:
         fixes.append(
-            Fix(
+            _export_fix(
                 name=f"export_suggested:{n}",
                 title=f"Apply export's suggested fixes to the dynamic_shapes of {what}",
-                kind="export",
                 api="torch.export.dynamic_shapes.refine_dynamic_shapes_from_suggested_fixes",
                 code="\n".join(f.suggested)
                 + "\n# or, from the error: dynamic_shapes = refine_dynamic_shapes_from_suggested_fixes(str(err), dynamic_shapes)",
                 why="The Dims given do not hold for what the trace required; export's suggested fixes say what does (a "
                 "dimension it specialized to a constant, two dimensions that must be one Dim, a narrower range), and "
                 "torch refines the dynamic_shapes with them.",
-                runnable=True,
             )
         )
     if f.kind == "constraint_violation" and call.dynamic_shapes:
         auto = _dim_auto(call.dynamic_shapes)
         if auto is not None:
             fixes.append(
-                Fix(
+                _export_fix(
                     name=f"export_dim_auto:{n}",
                     title=f"Let export infer the ranges of {what} (Dim.AUTO)",
-                    kind="export",
                     api="torch.export.Dim.AUTO",
                     code=f"dynamic_shapes = {auto}",
                     why="A named Dim promises export that the dimension is dynamic over its range, and export fails "
                     "when the trace needs otherwise; with Dim.AUTO export finds out itself: a dimension the code "
                     "specializes becomes static, two that must be equal share one symbol.",
-                    runnable=True,
                 )
             )
     branch = (f.code or "").lstrip().startswith(("if ", "elif ", "while "))  # on data: a guard in either mode
     if call.mode == "strict" and f.kind in ("unsupported", "data_dependent") and not branch and "fake" not in f.message:
         fixes.append(
-            Fix(
+            _export_fix(
                 name=f"export_non_strict:{n}",
                 title=f"Export {call.module} non-strictly (strict=False)",
-                kind="export",
                 api="torch.export.export(..., strict=False)",
                 code="torch.export.export(mod, args, strict=False)",
                 why="Strict mode traces forward with Dynamo, which refuses Python it cannot follow; non-strict mode "
                 "runs forward as plain Python and traces only what it does to tensors.",
-                runnable=True,
             )
         )
     if call.mode != "draft" and (f.kind == "data_dependent" or (f.kind == "unsupported" and "fake" in f.message)):
         fixes.append(
-            Fix(
+            _export_fix(
                 name=f"export_draft:{n}",
                 title=f"Trace {call.module} with draft_export and read what it assumed",
-                kind="export",
                 api="torch.export.draft_export",
                 code="ep = torch.export.draft_export(mod, args)\nprint(ep._report)",
                 why="draft_export traces on past each failure export stops at (a guard on a data-dependent value takes "
                 "the example's value, checked at run time; an op without a fake kernel gets one from a real run) and "
                 "reports each, with the user's line: the list of what to settle before a real export.",
-                runnable=True,
             )
         )
     if f.kind == "data_dependent" and branch:
         fixes.append(_cond_hint())
     return fixes
+
+
+def _export_fix(*, name: str, title: str, api: str, code: str, why: str) -> Fix:
+    """A fix that makes one export call of the run otherwise (``try_fix``: ``exports_torch.Rewrite``)."""
+    return Fix(name=name, title=title, kind="export", api=api, code=code, why=why, runnable=True)
 
 
 def _dim_auto(spec_json: str) -> str | None:

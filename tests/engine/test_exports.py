@@ -337,19 +337,25 @@ def test_an_op_without_a_fake_kernel_is_unsupported_in_either_mode_and_draft_exp
     )
 
 
-def test_an_export_job_read_from_its_trace_tells_what_the_live_run_told(golden, tmp_path):
-    """The golden's program run as plain Python with TORCH_DTRACE (TORCH_TRACE records no export), then opened: each
-    export call with the live run's outcome, kind, user line and code, the exported program's signature, ranges,
-    input checks and graph; draft_export's own log is a draft call. A Dim's name and export's suggested fixes are
-    not in a trace."""
+def _traced(source: str, tmp_path: Path) -> list[dict]:
+    """``source`` run as plain Python with TORCH_DTRACE (TORCH_TRACE records no export), and its trace opened: a
+    report a log."""
     program, trace_dir = tmp_path / "program.py", tmp_path / "dtrace"
-    program.write_text(EXPORTS)
+    program.write_text(source)
     env = {k: v for k, v in os.environ.items() if k not in ("TORCH_TRACE", "TORCH_DTRACE")}
     done = subprocess.run(
         [sys.executable, str(program)], env={**env, "TORCH_DTRACE": str(trace_dir)}, capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    opened = [o.report for o in read_trace([str(trace_dir)])]
+    return [o.report for o in read_trace([str(trace_dir)])]
+
+
+def test_an_export_job_read_from_its_trace_tells_what_the_live_run_told(golden, tmp_path):
+    """The golden's program run as plain Python with TORCH_DTRACE (TORCH_TRACE records no export), then opened: each
+    export call with the live run's outcome, kind, user line and code, the exported program's signature, ranges,
+    input checks and graph; draft_export's own log is a draft call. A Dim's name and export's suggested fixes are
+    not in a trace."""
+    opened = _traced(EXPORTS, tmp_path)
     for report in opened:
         assert report_errors(report) == []
     calls = [c for r in opened for c in r["exports"]]
@@ -385,14 +391,7 @@ def test_a_strict_export_job_read_from_its_trace_tells_the_failures_line_and_the
     """Strict mode from a trace: the failed call's user line from the reason Dynamo recorded (its compilation metrics
     name no user frame), and the exported program, as the live run (golden exports_strict) told them."""
     live = json.loads((GOLDEN.parent / "exports_strict.report.json").read_text())["exports"]
-    program, trace_dir = tmp_path / "program.py", tmp_path / "dtrace"
-    program.write_text(EXPORTS_STRICT)
-    env = {k: v for k, v in os.environ.items() if k not in ("TORCH_TRACE", "TORCH_DTRACE")}
-    done = subprocess.run(
-        [sys.executable, str(program)], env={**env, "TORCH_DTRACE": str(trace_dir)}, capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    (report,) = [o.report for o in read_trace([str(trace_dir)])]
+    (report,) = _traced(EXPORTS_STRICT, tmp_path)
     assert report_errors(report) == []
     gate, scale = report["exports"]
     assert [(c["mode"], c["outcome"]) for c in (gate, scale)] == [("strict", "failed"), ("strict", "exported")]
