@@ -57,6 +57,10 @@ class TraceEvent:
     meta: Any
     payload: str | None
     stack: list[dict[str, Any]] | None
+    #: read from a log (compiler/trace/reader.py): where its payload's lines are, as ``(byte offset, byte length)``
+    span: tuple[int, int] | None = None
+    #: what a trace builder kept of a big payload it dropped as the log streamed (compiler/trace/panes.py)
+    digest: Any = None
 
 
 def event_from_metadata(md: dict[str, Any], payload: str | None) -> TraceEvent | None:

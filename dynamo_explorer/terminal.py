@@ -24,7 +24,7 @@ import os
 import sys
 from typing import IO, Any
 
-from compiler.summary import distinct_breaks, one_line, plural
+from compiler.summary import distinct_breaks, guard_count, one_line, plural
 
 __all__ = ["print_summary"]
 
@@ -75,7 +75,7 @@ def print_summary(report: dict[str, Any], file: IO[str] | None = None, title: st
                     str(len(f.get("graph_ids") or [])),
                     str(sum(nodes.get(i, 0) for i in f.get("graph_ids") or [])),
                     str(len(f.get("graph_breaks") or [])),
-                    str(len(f.get("guards") or [])),
+                    str(guard_count(f)),
                     f"{seconds:.2f}" if isinstance(seconds, (int, float)) else "",
                 ]
             )

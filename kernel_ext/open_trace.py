@@ -9,7 +9,8 @@
 
 Nothing runs: the report is what the trace records (``report.trace`` says which log and what it does not hold); a
 multi-rank trace gives the lowest rank's report (or ``rank``'s) with every rank's compiles and their first
-divergence (``report.ranks``); every rank's report is kept in the process (``kernel_ext/parts.py``, like a run's
+divergence (``report.ranks``); a part a report left in its log (a big guard tree, ``PartCut.log``) is read when the
+view asks for it (``kernel_ext/parts.py``); every rank's report is kept in the process (``kernel_ext/parts.py``, like a run's
 parts: the last few opens), so that the ranks view shows another rank in place. A path that holds no trace, or a rank
 it does not hold, is a one-line ``TraceError``.
 """
@@ -41,6 +42,11 @@ def open_trace(*paths: str | os.PathLike[str], rank: int | None = None) -> Explo
         report = trace_report(opened, rank)
     except TraceNotFound as exc:
         raise TraceError(str(exc)) from None
+    from compiler.trace.parts import loaders
+
+    from . import parts
+
+    parts.keep({key: load for o in opened for key, load in loaders(o.report).items()})  # a big guard tree: in its log
     if report.get("ranks"):
         report = _keep_ranks(report, {o.log.rank: o.report for o in opened if o.log.rank is not None})
     return Exploration(report, None)

@@ -12,6 +12,9 @@ Both answer ``answer(key)``: ``{"key", "part": the JSON of the whole part, store
 big report (gzip + base64 above 256 KB), "error": None}``, or ``part`` None and a one-line ``error`` when the part
 is no longer kept.
 
+A report read from a trace leaves a big guard tree in its log (``PartCut.log``, compiler/trace/parts.py): ``open_trace``
+keeps a loader for each such part here (a callable: the log is read and the part parsed when a view asks, then kept).
+
 Contents: ``keep(parts)``, ``answer(key)``, ``register_comm_target(shell)``, ``COMM_TARGET``, ``KEEP_RUNS``.
 Only the parts of the last ``KEEP_RUNS`` runs are kept, encoded (their JSON text: nothing of the user's).
 """
@@ -40,7 +43,7 @@ def keep(parts: dict[str, Any]) -> None:
     stored = {}
     for key, whole in parts.items():
         try:
-            stored[key] = _stored(whole)
+            stored[key] = whole if callable(whole) else _stored(whole)
         except Exception:  # noqa: BLE001 - a part that cannot be kept is answered as gone; the cell's result stands
             continue
     with _lock:
@@ -57,10 +60,19 @@ def _stored(whole: Any) -> Any:
 
 def answer(key: Any) -> dict[str, Any]:
     """The message that answers a view's request for the part ``key``."""
-    stored = None
+    stored, run = None, None
     if isinstance(key, str):
         with _lock:
-            stored = next((run[key] for run in reversed(_runs) if key in run), None)
+            run = next((run for run in reversed(_runs) if key in run), None)
+            stored = run[key] if run is not None else None
+    if callable(stored):  # a part a trace left in its log: read it now, keep what was read
+        try:
+            stored = _stored(stored())
+        except Exception as exc:  # noqa: BLE001 - the view says why in one line; the kernel goes on
+            return {"key": key, "part": None, "error": str(exc).splitlines()[0] if str(exc) else type(exc).__name__}
+        with _lock:
+            if run is not None:
+                run[key] = stored
     if stored is None:
         return {
             "key": key,

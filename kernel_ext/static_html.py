@@ -35,6 +35,7 @@ from compiler.summary import (
     exports_line,
     fixes_line,
     format_ms,
+    guard_count,
     numerics_line,
     profile_line,
     try_line,
@@ -313,7 +314,7 @@ def _frames_table(frames: list[dict], cell: Cell) -> str:
                 badge(str(f.get("status"))),
                 _e(len(f.get("graph_ids") or [])),
                 _e(len(f.get("graph_breaks") or [])),
-                _e(len(f.get("guards") or [])),
+                _e(guard_count(f)),
                 "<br>".join(_e(r.get("reason")) for r in f.get("recompile_reasons") or []),
             ]
         )

@@ -11,6 +11,7 @@ this run ([Note: warm cache]); ``output_code.py`` uses it too.
 
 from __future__ import annotations
 
+import functools
 import linecache
 import re
 from collections import Counter, defaultdict
@@ -42,9 +43,11 @@ _DTYPES = {
     "c128": "complex128",
 }
 _PARAM = re.compile(r'(?P<name>\w+): "(?P<ann>[^"]*)"')
-_ASSIGN = re.compile(r'^\s+(?P<name>[A-Za-z_]\w*)(?:: "(?P<ann>[^"]*)")? = (?P<rhs>.+?)(?:;  .*)?$')
+# a node's line up to its right-hand side, which runs to the first ";  " (the comment FX puts after it) or the end
+_ASSIGN = re.compile(r'\s+(?P<name>[A-Za-z_]\w*)(?:: "(?P<ann>[^"]*)")? = ')
 _FILE = re.compile(r"# File: (?P<file>.+?):(?P<line>\d+) in ")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_OPERATOR = re.compile(r"[^\w.]")  # a target that is an expression, not a dotted path
 # FX's summary of a node's stack trace (``torch.fx.graph._ParsedStackTrace.get_summary_str``).
 _LOCATION = re.compile(r"# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>.+?), code: (?P<code>[^\n]*)")
 
@@ -119,7 +122,20 @@ def relocate(text: str, here: dict[Location, tuple[str, str | None]]) -> str:
     return _LOCATION.sub(moved, text) if moves else text
 
 
+@functools.lru_cache(maxsize=4096)  # a graph repeats a handful of annotations over its thousands of nodes
+def _ann_of(ann: str) -> tuple[tuple[int | str, ...] | None, str | None]:
+    shape, dtype = _parse_ann(ann)
+    return (tuple(shape) if shape is not None else None), dtype
+
+
 def _ann(ann: str | None) -> tuple[list[int | str] | None, str | None]:
+    if not ann:
+        return None, None
+    shape, dtype = _ann_of(ann)
+    return (list(shape) if shape is not None else None), dtype
+
+
+def _parse_ann(ann: str | None) -> tuple[list[int | str] | None, str | None]:
     if not ann:
         return None, None
     m = re.match(r"(?P<dt>[a-z]+\d*)\[(?P<shape>[^\]]*)\]", ann)
@@ -158,7 +174,7 @@ def parse_readable(text: str) -> list[Node]:
     body = text[sig_end + 2 :] if sig_end > 0 else text
     ret_args = ""
     for raw in body.splitlines():
-        fm = _FILE.search(raw)
+        fm = _FILE.search(raw) if "# File: " in raw else None
         if fm:
             file, line = fm.group("file"), int(fm.group("line"))
             continue
@@ -170,9 +186,10 @@ def parse_readable(text: str) -> list[Node]:
             ret_args += " " + stripped.split("#")[0]
             continue
         m = _ASSIGN.match(raw)
-        if not m or stripped.startswith("#"):
+        if not m or stripped.startswith("#") or m.end() == len(raw):
             continue
-        rhs = m.group("rhs")
+        cut = raw.find(";  ", m.end() + 1)
+        rhs = raw[m.end() : cut] if cut >= 0 else raw[m.end() :]
         if m.group("ann") is None and (rhs.strip() in names or rhs.strip() in aliases):
             aliases[m.group("name")] = aliases.get(rhs.strip(), rhs.strip())
             continue
@@ -213,11 +230,13 @@ def parse_readable(text: str) -> list[Node]:
         )
     by_name = {n.name: n for n in nodes}
     for n in nodes:
+        if n.op == "placeholder":  # reads nothing (most of a big model's nodes: its parameters)
+            continue
         # the target reads names as an operator expression (``sin * 2``) or a method's receiver (``y.sum()``);
         # a function's dotted path (``torch.ops.aten.permute.default``) reads none
         if n.op != "call_function":
             read = []
-        elif re.search(r"[^\w.]", n.target):
+        elif _OPERATOR.search(n.target):
             read = _IDENT.findall(n.target)
         else:
             read = n.target.split(".")[:1]

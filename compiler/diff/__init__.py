@@ -68,11 +68,17 @@ def load_side(path: str) -> dict[str, Any]:
                     f"{path} is a report of schema v{version.get('major')}; this dynamo-explorer reads v{SCHEMA_VERSION[0]}: "
                     "open it with the dynamo-explorer that wrote it"
                 )
+            from ..trace.parts import PartGone, resolve
+
+            try:
+                resolve(report)  # the guards an opened trace's report left in its log: a diff compares every guard
+            except PartGone as exc:
+                raise SideError(f"{path}: {exc}") from None
             return report
         if data is not None:
             raise SideError(f"{path} is JSON but no dynamo-explorer report; give the --json of dynamo-explorer run or open")
     try:
-        opened = read_trace([path])
+        opened = read_trace([path], whole=True)  # a diff compares every guard
         if not any(o.log.stats.records for o in opened):
             raise TraceNotFound(f"{path} is no report and holds no structured-trace record")
         return trace_report(opened)

@@ -114,6 +114,7 @@ from .teaching import (
 from .trace import (
     CacheDecision,
     CacheDifference,
+    LogSpan,
     PartCut,
     TraceLogFile,
     TraceMissing,
@@ -188,6 +189,7 @@ __all__ = [
     "KernelLanguage",
     "KernelProfile",
     "LogRecord",
+    "LogSpan",
     "NameRef",
     "NameRefKind",
     "Node",

@@ -162,6 +162,7 @@ class Frame:
     decompile_error: str | None = None
     guards: list[Guard] = field(default_factory=list)
     guard_tree: str | None = None
+    guard_count: int | None = None  # the one count of the frame's guards (minor 24)
     graph_breaks: list[GraphBreak] = field(default_factory=list)
     recompile_reasons: list[RecompileReason] = field(default_factory=list)
     graph_ids: list[int] = field(default_factory=list)

@@ -22,6 +22,16 @@ class PartCut:
     compile_id: str
     kept: int
     total: int
+    log: LogSpan | None = None  # where the whole part is in a trace's log (minor 24)
+
+
+@dataclass(**_kw)
+class LogSpan:
+    """A payload in a structured-trace log: its lines' bytes (``PartCut.log``; minor 24; compiler/trace/parts.py)."""
+
+    path: str
+    offset: int
+    length: int
 
 
 @dataclass(**_kw)

@@ -2,7 +2,8 @@
 
 - ``reader``: the logs of a path and their events, streamed (``trace_logs``, ``read_events``);
 - ``build``: one log's events into a ``CompileReport``, pane by pane, with the live collectors' own parsers;
-- ``read_trace(paths)``: every log's report as the schema's dict, validated, by rank.
+- ``read_trace(paths)``: every log's report as the schema's dict, validated, by rank;
+- ``parts``: what a report left in its log (a big guard tree), read when a view asks.
 
 Used by ``dynamo-explorer open`` (dynamo_explorer/cli.py), ``%dynamo_open`` and ``open_trace`` (kernel_ext).
 """
@@ -24,14 +25,18 @@ class OpenedLog:
     report: dict[str, Any]
 
 
-def read_trace(paths: list[str]) -> list[OpenedLog]:
+def read_trace(paths: list[str], whole: bool = False) -> list[OpenedLog]:
     """The report of each log under ``paths`` (files or ``TORCH_TRACE`` directories), by rank. A log that holds no
-    compile still gives a report (no frames): the process compiled nothing, or crashed before."""
+    compile still gives a report (no frames): the process compiled nothing, or crashed before. A big guard tree
+    stays in its log (``parts_cut``, ``parts.py``); ``whole``: every one read into the report (a page, a diff)."""
     from ..schema import report_errors
+    from .parts import resolve
 
     out = []
     for log in trace_logs(paths):
         report = report_from_log(log).to_json()
+        if whole:
+            resolve(report)
         problems = report_errors(report)
         for problem in problems:
             report["diagnostics"].append({"kind": "schema_mismatch", "message": problem, "compile_id": None})

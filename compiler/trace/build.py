@@ -41,7 +41,7 @@ from ..model import (
     TraceMissing,
     TraceSource,
 )
-from .panes import guards, phases, recompiles, shapes
+from .panes import digest_tree, guards, phases, recompiles, shapes
 from .reader import TraceLog, read_events
 
 __all__ = ["PAYLOAD_EVENTS", "keep_payload", "report_from_events", "report_from_log"]
@@ -101,9 +101,24 @@ def keep_payload(name: str) -> bool:
     return name in PAYLOAD_EVENTS or _BYTECODE.match(name) is not None or CACHE_ARTIFACT.match(name) is not None
 
 
+#: records no pane reads past the first (``_device`` reads one describe_tensor): named and counted, never parsed; a
+#: big log holds three a tensor a compile (a 12-layer encoder's warm-up: 94 % of its records)
+_SKIMMED = frozenset({"describe_storage", "describe_source"})
+
+
 def report_from_log(log: TraceLog) -> CompileReport:
-    """The report of one log file, read in one streaming pass (``log.stats`` filled)."""
-    events = list(read_events(log, keep_payload))
+    """The report of one log file, read in one streaming pass (``log.stats`` filled); a big guard tree is counted as
+    it streams by and left in the log ([Note: a trace's big guard trees] in panes.py)."""
+    events: list[TraceEvent] = []
+    device: list[str] = []  # the device, once a describe_tensor has told it: the rest are skimmed
+
+    def skim(name: str) -> bool:
+        return name in _SKIMMED or (name == "describe_tensor" and bool(device))
+
+    for ev in read_events(log, keep_payload, skim, digest_tree):
+        if not device and (found := _device_of(ev)):
+            device.append(found)
+        events.append(ev)
     source = TraceLogFile(
         path=log.path,
         rank=log.rank,
@@ -112,10 +127,13 @@ def report_from_log(log: TraceLog) -> CompileReport:
         skipped=log.stats.skipped,
         bytes=log.stats.bytes,
     )
-    return report_from_events(events, source)
+    return report_from_events(events, source, log.stats.skimmed)
 
 
-def report_from_events(events: list[TraceEvent], source: TraceLogFile) -> CompileReport:
+def report_from_events(
+    events: list[TraceEvent], source: TraceLogFile, skimmed: collections.Counter[str] | None = None
+) -> CompileReport:
+    """The report of one log's ``events``; ``skimmed``: the records the reader counted by name only."""
     metrics = _metrics(events)
     versions = _versions(events, metrics)
     report = CompileReport(
@@ -170,13 +188,13 @@ def report_from_events(events: list[TraceEvent], source: TraceLogFile) -> Compil
             )
     report.timings = {"wall_s": 0.0, "compile_s": sum(f.compile_time_s or 0.0 for f in report.frames), "capture_s": 0.0}
     if not report.frames:
-        report.trace.missing.insert(0, _no_compile(events, exports=len(report.exports)))
+        report.trace.missing.insert(0, _no_compile(events, exports=len(report.exports), skimmed=skimmed))
     return report
 
 
-def _no_compile(events: list[TraceEvent], exports: int = 0) -> TraceMissing:
+def _no_compile(events: list[TraceEvent], exports: int = 0, skimmed: collections.Counter[str] | None = None) -> TraceMissing:
     """What a log without a single torch.compile frame holds instead (a torch.export run, a vLLM pass, a stub)."""
-    kinds = collections.Counter(ev.name for ev in events)
+    kinds = collections.Counter(ev.name for ev in events) + (skimmed or collections.Counter())
     held = ", ".join(f"{name} ×{n}" for name, n in kinds.most_common(4)) or "no records"
     return TraceMissing(
         pane="frames",
@@ -220,12 +238,16 @@ def _versions(events: list[TraceEvent], metrics: dict[str, dict[str, Any]]) -> t
 
 
 def _device(events: list[TraceEvent]) -> str:
-    for ev in events:
-        if ev.name == "describe_tensor" and isinstance(ev.meta, dict):
-            m = re.search(r"type='(\w+)'", str(ev.meta.get("device", "")))
-            if m and m.group(1) != "meta":
-                return m.group(1)
-    return "cpu"
+    return next((d for d in map(_device_of, events) if d), "cpu")
+
+
+def _device_of(ev: TraceEvent) -> str | None:
+    """The device a ``describe_tensor`` record names (not a fake tensor's 'meta'), or None."""
+    if ev.name == "describe_tensor" and isinstance(ev.meta, dict):
+        m = re.search(r"type='(\w+)'", str(ev.meta.get("device", "")))
+        if m and m.group(1) != "meta":
+            return m.group(1)
+    return None
 
 
 def _backend(events: list[TraceEvent]) -> str:

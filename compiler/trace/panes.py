@@ -5,54 +5,107 @@
 metrics' ``recompile_reason``), dynamic shapes (``create_symbol``, ``symbolic_shape_specialization``,
 ``guard_added`` / ``guard_added_fast``) and compile phases (``chromium_event``), each through the live collectors' own
 builders (the cache story: ``collectors/caches/cache_story.py``, called by ``build.py``).
+
+[Note: a trace's big guard trees] A model guards every parameter: a 12-layer encoder's tree is 0.7 MB and 1,500
+guards a compile, and a server's warm-up log holds hundreds of them (half of its bytes). A tree longer than
+``LAZY_TREE_CHARS`` is counted as the log streams, never cut out (``digest_tree``): the report holds its count
+(``guard_count``) and, for its rows and its text, a part of ``parts_cut`` that names its bytes in the log (``kept``
+0, ``PartCut.log``), which ``compiler/trace/parts.py`` reads when a view asks (the kernel's ``%dynamo_open``, the
+``--html`` page, a diff), as the kernel keeps a run's big parts.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import uuid
+from dataclasses import dataclass
 from typing import Any
 
-from ..collectors.guards.guards import MAX_GUARDS_PER_FRAME, MAX_TREE_CHARS, parse_tree, rows_from_tree
+from ..collectors.guards.guards import count_leaves, parse_tree, rows_from_tree
 from ..collectors.recompile_reasons import split_reasons
 from ..collectors.timings import Event, phase_trees
 from ..events import TraceEvent
 from ..model import (
     CompileReport,
+    LogSpan,
+    PartCut,
     ShapeGuard,
     Symbol,
 )
+from .reader import payload_of
 
-__all__ = ["guards", "phases", "recompiles", "shapes"]
+__all__ = ["GUARD_TREE", "LAZY_TREE_CHARS", "digest_tree", "guards", "phases", "recompiles", "shapes", "tree_text"]
+
+GUARD_TREE = "dynamo_cpp_guards_str"
+#: a guard tree longer than this (about 150 guards) stays in the log until a view asks ([Note: a trace's big guard trees])
+LAZY_TREE_CHARS = 64 * 1024
+
+
+@dataclass(slots=True)
+class TreeDigest:
+    """What the report needs of a big guard tree read from a log, its text dropped (``TraceEvent.digest``)."""
+
+    guards: int  # its leaves
+    chars: int  # its text's characters, as tree_text gives it
+
+
+def tree_text(payload: str) -> str:
+    """The tree as TORCH_LOGS=guards prints it (what a live run keeps), from a ``dynamo_cpp_guards_str`` payload: the
+    trace adds the guards' measured latency after it."""
+    head, sep, tail = payload.strip().rpartition("\n\nGuard latency = ")
+    return head if sep else tail
+
+
+# a guard tree's lines as the log holds them (each after a tab): its leaves and where the measured latency starts
+_LEAF_IN_LOG = re.compile(rb"\n\t[| ]*\+- [A-Z][A-Z0-9_]+: ")
+_FIRST_LEAF_IN_LOG = re.compile(rb"\t[| ]*\+- [A-Z][A-Z0-9_]+: ")
+_LATENCY_IN_LOG = b"\n\t\n\tGuard latency = "
+_UNTABBED_IN_LOG = re.compile(rb"\n(?!\t)")
+
+
+def digest_tree(name: str, lines: bytes) -> TreeDigest | None:
+    """What the report keeps of a big guard tree, from its lines' bytes as the log streams by, or None: a small tree,
+    cut out whole ([Note: a trace's big guard trees]). Counted on the bytes (no text built) when the tree is the
+    usual one (ASCII, every line tabbed); the same counts as ``count_leaves(tree_text(payload))`` otherwise."""
+    if name != GUARD_TREE or len(lines) <= LAZY_TREE_CHARS:  # a line's bytes are at least its characters
+        return None
+    stop = len(lines) - 1 if lines.endswith(b"\n") else len(lines)
+    cut = lines.rfind(_LATENCY_IN_LOG, 0, stop)
+    stop = cut if cut >= 0 else stop
+    first = 0  # the tree's first line: torch writes a blank one before it
+    while lines.startswith(b"\t\n", first):
+        first += 2
+    usual = lines.isascii() and lines[first : first + 1] == b"\t" and not lines[first + 1 : first + 2].isspace()
+    if usual and not lines[stop - 1 : stop].isspace() and _UNTABBED_IN_LOG.search(lines, first, stop) is None:
+        chars = stop - first - lines.count(b"\n", first, stop) - 1  # each line's tab
+        guards = len(_LEAF_IN_LOG.findall(lines, first, stop)) + (_FIRST_LEAF_IN_LOG.match(lines, first, stop) is not None)
+    else:
+        tree = tree_text(payload_of(lines))
+        chars, guards = len(tree), count_leaves(tree)
+    return TreeDigest(guards=guards, chars=chars) if chars > LAZY_TREE_CHARS else None
 
 
 def guards(report: CompileReport, events: list[TraceEvent]) -> None:
-    trees = {ev.compile_id: ev.payload for ev in events if ev.name == "dynamo_cpp_guards_str" and ev.compile_id and ev.payload}
+    trees = {ev.compile_id: ev for ev in events if ev.name == GUARD_TREE and ev.compile_id and (ev.payload or ev.digest)}
+    path = os.path.abspath(report.trace.logs[0].path) if report.trace and report.trace.logs else None
     for frame in report.frames:
-        tree = trees.get(frame.compile_id)
-        if not tree:
+        ev = trees.get(frame.compile_id)
+        if ev is None:
             continue
-        # the tree as TORCH_LOGS=guards prints it (what a live run keeps); the trace adds the guards' measured latency
-        head, sep, tail = tree.strip().rpartition("\n\nGuard latency = ")
-        tree = head if sep else tail
-        rows = rows_from_tree(parse_tree(tree, frame.code.filename))
-        if len(rows) > MAX_GUARDS_PER_FRAME:
-            report.diagnose(
-                "truncated",
-                f"[{frame.compile_id}] {frame.code.name}: kept {MAX_GUARDS_PER_FRAME} of {len(rows)} guards; "
-                "the log holds all of them (its dynamo_cpp_guards_str)",
-                frame.compile_id,
-            )
-            rows = rows[:MAX_GUARDS_PER_FRAME]
-        if len(tree) > MAX_TREE_CHARS:
-            cut = tree.rfind("\n", 0, MAX_TREE_CHARS)
-            report.diagnose(
-                "truncated",
-                f"[{frame.compile_id}] {frame.code.name}: guard tree cut at {cut} of {len(tree)} characters; "
-                "the log holds all of it",
-                frame.compile_id,
-            )
-            tree = tree[:cut] + "\n... (truncated)"
+        if isinstance(ev.digest, TreeDigest) and ev.span is not None and path is not None:
+            span, cid, token = LogSpan(path=path, offset=ev.span[0], length=ev.span[1]), frame.compile_id, uuid.uuid4().hex
+            for part, total in (("guards", ev.digest.guards), ("guard_tree", ev.digest.chars)):
+                cut = PartCut(key=f"{token}:{part}:{cid}", part=part, compile_id=cid, kept=0, total=total, log=span)  # type: ignore[arg-type]
+                report.parts_cut.append(cut)
+            frame.guard_count = ev.digest.guards
+            continue
+        if not ev.payload:
+            continue
+        tree = tree_text(ev.payload)
+        rows = rows_from_tree(parse_tree(tree, frame.code.filename))  # a small tree: whole in the report
+        frame.guard_count = len(rows)
         frame.guards, frame.guard_tree = rows, tree
 
 

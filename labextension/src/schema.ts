@@ -327,6 +327,10 @@ export interface Frame {
    * The guard-manager tree exactly as TORCH_LOGS=guards prints it.
    */
   guard_tree: string | null;
+  /**
+   * (minor 24) How many guards the frame has: the rows of guards when the report holds them all, else the whole part's (parts_cut); the one count every pane shows. Null: a report older than minor 24 (count guards).
+   */
+  guard_count?: number | null;
   graph_breaks: GraphBreak[];
   recompile_reasons: RecompileReason[];
   /**
@@ -2030,6 +2034,30 @@ export interface PartCut {
    * Rows or characters of the whole part.
    */
   total: number;
+  /**
+   * (minor 24) Where the whole part is in the structured-trace log the report was read from (a report read from a trace: kept 0, read when a view asks); null: the kernel that ran the cell keeps it.
+   */
+  log?: null | LogSpan;
+}
+/**
+ * (minor 24) A payload in a structured-trace log: its lines' bytes, each after its tab (compiler/trace/reader.py read_span); a .gz log's offsets are into its uncompressed text.
+ *
+ * This interface was referenced by `CompileReport`'s JSON-Schema
+ * via the `definition` "LogSpan".
+ */
+export interface LogSpan {
+  /**
+   * The log file, as the report was read from it.
+   */
+  path: string;
+  /**
+   * Byte offset of the payload's first line.
+   */
+  offset: number;
+  /**
+   * Bytes of the payload's lines.
+   */
+  length: number;
 }
 /**
  * This interface was referenced by `CompileReport`'s JSON-Schema
@@ -2593,7 +2621,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 23 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 24 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

@@ -37,6 +37,23 @@ function cutReport(): { report: CompileReport; whole: Record<string, unknown> } 
   return { report, whole: { 'k1:guards:0/0': guards, 'k2:guard_tree:0/0': tree } };
 }
 
+/** The toy example as a trace's report leaves a big guard tree: kept 0, both parts in the log (minor 24). */
+function logReport(): { report: CompileReport; whole: Record<string, unknown> } {
+  const report = golden('toy_example');
+  const frame = report.frames[0];
+  const guards = frame.guards;
+  const tree = frame.guard_tree!;
+  const log = { path: '/tmp/trace/dedicated_log_torch_trace_x.log', offset: 1200, length: tree.length + 40 };
+  report.parts_cut = [
+    { key: 'k3:guards:0/0', part: 'guards', compile_id: frame.compile_id, kept: 0, total: guards.length, log },
+    { key: 'k4:guard_tree:0/0', part: 'guard_tree', compile_id: frame.compile_id, kept: 0, total: tree.length, log }
+  ];
+  frame.guard_count = guards.length;
+  frame.guards = [];
+  frame.guard_tree = null;
+  return { report, whole: { 'k3:guards:0/0': guards, 'k4:guard_tree:0/0': tree } };
+}
+
 /** A widget model whose kernel answers the report and each part; a part's JSON over 200 bytes goes gzip + base64. */
 function kernelModel(
   report: CompileReport,
@@ -122,6 +139,42 @@ describe('parts a report holds only in part', () => {
     await vi.waitFor(() => expect(line.dataset.state).toBe('error'));
     expect(line.textContent).toContain('Not loaded: no longer kept');
     expect(line.querySelector<HTMLButtonElement>('button')!.disabled).toBe(false);
+  });
+
+  it("loads a trace's big guard tree and its rows from the log through the kernel that opened it", async () => {
+    const { report, whole } = logReport();
+    const total = (whole['k3:guards:0/0'] as unknown[]).length;
+    const { model, asked } = kernelModel(report, whole);
+    const root = await drawWidget(model);
+    const guards = pane(root, 'guards');
+    // one count before anything is loaded: the frame's guard_count; no '<no guards>' for guards still in the log
+    expect(guards.textContent).toContain(`(${total})`);
+    expect(guards.textContent).not.toContain('<no guards>');
+    const line = guards.querySelector<HTMLElement>('.jp-DynamoExplorer-partCut[data-part="guards"]')!;
+    expect(line.textContent).toContain(`The report left ${total} guards in the trace's log (/tmp/trace/`);
+    expect(line.querySelector('button')!.textContent).toBe(`Load all ${total} from the trace's log`);
+    line.querySelector<HTMLButtonElement>('button')!.click();
+    await vi.waitFor(() => expect(guards.querySelector('.jp-DynamoExplorer-partCut[data-part="guards"]')).toBeNull());
+    expect(report.frames[0].guards).toEqual(whole['k3:guards:0/0']);
+    // the tree: a <details> with only its line until loaded, then the whole tree
+    const tree = guards.querySelector<HTMLElement>('.jp-DynamoExplorer-guardTree')!;
+    expect(tree.querySelector('summary')!.textContent).toContain('in the log');
+    tree.querySelector<HTMLButtonElement>('.jp-DynamoExplorer-partCut button')!.click();
+    await vi.waitFor(() => expect(guards.querySelector('.jp-DynamoExplorer-guardTree pre')).not.toBeNull());
+    expect(report.frames[0].guard_tree).toBe(whole['k4:guard_tree:0/0']);
+    expect(asked).toEqual(['k3:guards:0/0', 'k4:guard_tree:0/0']);
+    expect(report.parts_cut).toEqual([]);
+  });
+
+  it("without a kernel, a part in a trace's log names the two ways to see it", async () => {
+    setReportHost(null);
+    const { report } = logReport();
+    const { root } = await render(report);
+    const line = pane(root, 'guards').querySelector<HTMLElement>('.jp-DynamoExplorer-partCut[data-part="guards"]')!;
+    line.querySelector<HTMLButtonElement>('button')!.click();
+    await vi.waitFor(() => expect(line.dataset.state).toBe('no-kernel'));
+    expect(line.textContent).toContain('%dynamo_open /tmp/trace/dedicated_log_torch_trace_x.log');
+    expect(line.textContent).toContain('--html');
   });
 
   it('without a kernel to ask, says where to see the whole', async () => {

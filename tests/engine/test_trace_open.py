@@ -360,6 +360,10 @@ def test_the_reader_reads_the_same_events_whatever_its_chunk(chunk: int, tmp_pat
         "\tdef forward(self, x):\n\n   \n\t    return (x,)\n"
         'V1126 23:31:46.666000 9884 a.py:1] {"artifact": {"name": "x", "encoding": "string"}, "has_payload": "h"}\n'
         "\tone\n\ttwo\n"
+        'V1126 23:31:46.666000 9884 a.py:1] {"describe_source": {"id": 1}, "frame_id": 0, "frame_compile_id": 0}\n'
+        'V1126 23:31:46.666000 9884 a.py:1] {"describe_storage": {"id": 1}, "frame_id": 0, "frame_compile_id": 0}\n'
+        'V1126 23:31:46.666000 9884 a.py:1] {"artifact": {"name": "y", "encoding": "string"}, "has_payload": "h"}\n'
+        "\tthree\n"
         '{"torn": '
     )
     logs = [*sorted((REPO / "tests/traces/tlparse").glob("*/*.log.gz")), odd]
@@ -367,9 +371,12 @@ def test_the_reader_reads_the_same_events_whatever_its_chunk(chunk: int, tmp_pat
     def read(path: Path) -> tuple[list[tuple], tuple]:
         log = reader.TraceLog(path=str(path), rank=None)
         events = [
-            (e.name, e.compile_id, e.attempt, json.dumps(e.meta, sort_keys=True), e.payload, e.stack)
+            (e.name, e.compile_id, e.attempt, json.dumps(e.meta, sort_keys=True), e.payload, e.stack, e.span)
             for e in reader.read_events(log)
         ]
+        for e in events:  # where a payload is: read again from there, it is the same
+            if e[6] is not None:
+                assert reader.read_span(str(path), e[6]) == e[4], (path.name, e[0])
         s = log.stats
         return events, (s.lines, s.records, s.skipped, s.bytes, s.rank)
 
@@ -378,5 +385,80 @@ def test_the_reader_reads_the_same_events_whatever_its_chunk(chunk: int, tmp_pat
     for p in logs:
         assert read(p) == whole[p], p.name
     events, counts = whole[odd]
-    assert [e[4] for e in events] == ["def forward(self, x):\n\n\n    return (x,)", "one\ntwo"]
-    assert counts[:3] == (11, 3, 2), "eleven lines, three records; the stray line and the torn one skipped"
+    assert [e[4] for e in events if e[4] is not None] == ["def forward(self, x):\n\n\n    return (x,)", "one\ntwo", "three"]
+    assert counts[:3] == (15, 6, 2), "fifteen lines, six records; the stray line and the torn one skipped"
+
+
+def test_a_big_guard_tree_stays_in_the_log_until_a_view_asks(
+    traced: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """[Note: a trace's big guard trees]: a tree over ``LAZY_TREE_CHARS`` is counted and left in the log (here every
+    tree of the test program, the limit lowered): the report holds its count and two parts naming its bytes, and
+    reads, when asked (a kernel's view, ``--html``, a diff), exactly what a report holding it whole holds."""
+    from compiler.diff import load_side
+    from compiler.trace import panes
+    from compiler.trace.parts import resolve
+
+    monkeypatch.setattr(panes, "LAZY_TREE_CHARS", 200)
+    log = tmp_path / "big.log"
+    shutil.copy(traced["log"].path, log)
+    [opened] = read_trace([str(log)])
+    lazy = opened.report
+    assert report_errors(lazy) == []
+    whole = {f["compile_id"]: f for f in traced["trace"]["frames"]}
+    cuts = lazy["parts_cut"]
+    assert cuts and all(c["kept"] == 0 and c["log"]["path"] == str(log) for c in cuts)
+    for frame in lazy["frames"]:
+        want = whole[frame["compile_id"]]
+        mine = {c["part"]: c for c in cuts if c["compile_id"] == frame["compile_id"]}
+        assert frame["guard_count"] == want["guard_count"] == len(want["guards"]) > 0
+        assert (frame["guards"], frame["guard_tree"]) == ([], None)
+        assert (mine["guards"]["total"], mine["guard_tree"]["total"]) == (len(want["guards"]), len(want["guard_tree"]))
+    # a kernel that opened it answers a view's request from the log
+    ex = open_trace(log)
+    for cut in ex.report["parts_cut"]:
+        got = parts.answer(cut["key"])
+        assert got["error"] is None, got
+        want = whole[cut["compile_id"]]["guards" if cut["part"] == "guards" else "guard_tree"]
+        assert got["part"] == want, cut["part"]
+    # the page and a diff hold the whole, the same as a report that held it from the start
+    assert resolve(lazy) == len(cuts) and not lazy["parts_cut"]
+    assert lazy["frames"] == traced["trace"]["frames"]
+    [page] = read_trace([str(log)], whole=True)
+    assert page.report["frames"] == traced["trace"]["frames"]
+    out = tmp_path / "lazy.json"
+    assert cli_main(["open", str(log), "--json", str(out)]) == 0
+    assert [f["guards"] for f in load_side(str(out))["frames"]] == [f["guards"] for f in traced["trace"]["frames"]]
+    # the log gone: the view is told why in one line, the kernel goes on
+    ex = open_trace(log)
+    log.unlink()
+    answer = parts.answer(ex.report["parts_cut"][0]["key"])
+    assert answer["part"] is None and "cannot read the trace's log" in answer["error"] and "\n" not in answer["error"]
+
+
+def test_a_big_trees_digest_counts_what_its_text_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``digest_tree`` counts a big tree on its bytes: the same guards and characters as the tree's text would give
+    (``count_leaves(tree_text(payload))``), for torch's usual tree and for odd ones (no latency line, a non-ASCII
+    character, a line without its tab, white space at either end)."""
+    from compiler.collectors.guards.guards import count_leaves
+    from compiler.trace import panes
+    from compiler.trace.reader import payload_of
+
+    monkeypatch.setattr(panes, "LAZY_TREE_CHARS", 10)
+    leaves = "".join(f"| | +- TENSOR_MATCH: check_tensor(L['w{i}'])  # y = w{i} + 1  # a.py:{i} in f\n" for i in range(40))
+    tree = "TREE_GUARD_MANAGER:\n+- RootGuardManager\n| +- GuardManager: source=L['x'], accessed_by=DictGetItem\n" + leaves
+    odd = [
+        "\n" + tree + "\nGuard latency = 12.5 us",  # torch's: a blank line first, the latency last
+        tree,
+        tree.replace("w3", "wé"),
+        tree.replace("| | +- TENSOR_MATCH: check_tensor(L['w5'])", "\n+- GuardManager: source=L['é']"),
+        "  " + tree + "   \n\nGuard latency = 1 us",
+        tree + "  ",
+    ]
+    for text in odd:
+        lines = ("\t" + text.replace("\n", "\n\t") + "\n").encode()
+        if text is odd[3]:
+            lines = lines.replace(b"\n\t\n", b"\n\n")  # a line a tool stripped of its tab
+        want = panes.tree_text(payload_of(lines))
+        assert panes.digest_tree("dynamo_cpp_guards_str", lines) == panes.TreeDigest(guards=count_leaves(want), chars=len(want))
+    assert panes.digest_tree("dynamo_output_graph", lines) is None

@@ -55,6 +55,10 @@ _TREE_LINE = re.compile(
     r"|(?P<kind>[A-Z][A-Z0-9_]+): (?P<code>[^\n]*))$",
     re.M,
 )
+# a leaf of the tree (the lines of _TREE_LINE's second branch): how many guards a tree holds, without parsing it; the
+# newline first, not a ^ in MULTILINE mode (which tries every character: 4 times slower on a 0.7 MB tree)
+_LEAF = re.compile(r"\n[| ]*\+- [A-Z][A-Z0-9_]+: ")
+_FIRST_LEAF = re.compile(r"[| ]*\+- [A-Z][A-Z0-9_]+: ")
 _WHERE = re.compile(r"(?P<file>[^\s#]+):(?P<line>\d+) in [\w<>.]+")
 
 
@@ -92,6 +96,11 @@ def parse_tree(text: str, filename: str) -> list[tuple[str, str, str, int | None
             line = lines[where]
         out.append((stack[-1][1] if stack else "", kind, check.strip(), line, comment))
     return out
+
+
+def count_leaves(text: str) -> int:
+    """How many leaf guards a guard-tree dump holds: ``len(parse_tree(text, ...))``, counted without building them."""
+    return len(_LEAF.findall(text)) + (_FIRST_LEAF.match(text) is not None)
 
 
 def guard_line(guard: Guard, leaves: list[tuple[str, str, int | None]]) -> int | None:
@@ -200,4 +209,4 @@ class GuardsCollector(Collector):
                 )
                 ctx.keep_part(report, "guard_tree", frame.compile_id, cut, frame.guard_tree)
                 frame.guard_tree = frame.guard_tree[:cut] + "\n... (truncated)"
-            frame.guards = rows
+            frame.guards, frame.guard_count = rows, total

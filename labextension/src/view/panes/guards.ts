@@ -57,7 +57,7 @@ export class GuardsPane extends Pane {
   protected render(frame: Frame): void {
     const { index, report } = this.ctx;
     clear(this.body);
-    this.title.textContent = `${PANE_TITLES.guards} (${frame.guards.length})`;
+    this.title.textContent = `${PANE_TITLES.guards} (${frame.guard_count ?? frame.guards.length})`;
     const previous =
       frame.recompile_reasons.length > 0 || index.recompileCount > 0 ? index.previousCompile(frame) : null;
     const failed = failedGuardsOf(frame, previous);
@@ -73,7 +73,8 @@ export class GuardsPane extends Pane {
     if (previous && previous !== frame) {
       this.body.appendChild(this._diff(frame, previous, failed));
     }
-    if (frame.guards.length === 0) {
+    const guardsCut = partCut(report, frame, 'guards');
+    if (frame.guards.length === 0 && !guardsCut) {
       this.body.appendChild(emptyState('<no guards>'));
     }
     const shapeGuards = report.shape_guards.filter(s => s.compile_id === frame.compile_id);
@@ -84,7 +85,6 @@ export class GuardsPane extends Pane {
       .filter(s => !held.has(s.expr))
       .map(s => ({ type: 'SHAPE', source: '', code: [s.expr], line: s.line, origin: 'SHAPE_ENV' }));
     const { groups, state } = orderGuards([...extra, ...frame.guards], failedKeys, shapeExprs);
-    const guardsCut = partCut(report, frame, 'guards');
     if (guardsCut) {
       this.body.appendChild(partControl(this.ctx, frame, guardsCut, { unit: 'guards' }, () => void this.update(frame)));
     }
@@ -94,14 +94,16 @@ export class GuardsPane extends Pane {
     if (state.length > 0) {
       list.appendChild(this._stateRow(frame, state));
     }
-    if (frame.guard_tree) {
-      const tree = index.labelPaths(frame.guard_tree);
+    const treeCut = partCut(report, frame, 'guard_tree');
+    if (frame.guard_tree || treeCut) {
+      // a trace's big tree may be all in its log (treeCut.log, kept 0): the line to load it, no text yet
+      const tree = frame.guard_tree ? index.labelPaths(frame.guard_tree) : '';
+      const size = tree ? `${tree.split('\n').length} lines` : 'in the log';
       const details = h(
         'details',
         { class: 'jp-DynamoExplorer-guardTree' },
-        h('summary', { text: `Guard tree (as TORCH_LOGS=guards prints it, ${tree.split('\n').length} lines)` })
+        h('summary', { text: `Guard tree (as TORCH_LOGS=guards prints it, ${size})` })
       );
-      const treeCut = partCut(report, frame, 'guard_tree');
       if (treeCut) {
         const reopen = (): void =>
           void this.update(frame).then(() =>
@@ -111,7 +113,7 @@ export class GuardsPane extends Pane {
       }
       const shown = details.childElementCount;
       details.addEventListener('toggle', () => {
-        if (details.open && details.childElementCount === shown) {
+        if (details.open && details.childElementCount === shown && tree) {
           details.appendChild(h('pre', { class: 'jp-DynamoExplorer-code', text: tree }));
         }
       });

@@ -2,7 +2,8 @@
  * The line a pane draws where the report holds only part of an artifact (schema `parts_cut`: a frame's guards
  * beyond 5,000, a guard tree beyond 1 MB): how much is shown, and a button that loads the whole from the kernel
  * that ran the cell (partsModel.ts, through the view's host). Without a kernel to ask (a saved notebook, the
- * `--html` page) the click says where to see all of it instead.
+ * `--html` page) the click says where to see all of it instead. A report read from a trace may leave a big guard
+ * tree in its log (`PartCut.log`, kept 0): the kernel that opened it reads it from there.
  */
 import type { IViewContext } from '../context';
 import { button, h } from '../../dom';
@@ -29,26 +30,33 @@ export function partControl(
   loaded: () => void
 ): HTMLElement {
   const status = h('span', { class: 'jp-DynamoExplorer-partStatus' });
+  const inLog = cut.log ?? null;
   const line = h(
     'div',
     { class: 'jp-DynamoExplorer-partCut', data: { part: cut.part, state: 'cut' } },
     h('span', {
       class: 'jp-DynamoExplorer-muted',
-      text: `The report holds the first ${n(cut.kept)} of ${n(cut.total)} ${words.unit}. `
+      text: inLog
+        ? `The report left ${n(cut.total)} ${words.unit} in the trace's log (${inLog.path}). `
+        : `The report holds the first ${n(cut.kept)} of ${n(cut.total)} ${words.unit}. `
     })
   );
-  const load = button(`Load all ${n(cut.total)} from the kernel`, () => void run(), {
+  const load = button(`Load all ${n(cut.total)} from ${inLog ? "the trace's log" : 'the kernel'}`, () => void run(), {
     class: 'jp-DynamoExplorer-partLoad',
-    title: 'The kernel that ran this cell keeps the whole of it while it runs'
+    title: inLog
+      ? 'The kernel that opened the trace reads it from the log'
+      : 'The kernel that ran this cell keeps the whole of it while it runs'
   });
   line.append(load, status);
   const run = async (): Promise<void> => {
     const loader = partLoader(ctx);
     if (!loader) {
       line.dataset.state = 'no-kernel';
-      status.textContent =
-        ' No kernel to ask here: the kernel that ran this cell keeps it while it runs (run the cell again there), ' +
-        'or run with TORCH_LOGS=guards to print it.';
+      status.textContent = inLog
+        ? ` No kernel to ask here: open the trace in a notebook (%dynamo_open ${inLog.path}), or write a page that ` +
+          `holds all of it (dynamo-explorer open ${inLog.path} --html).`
+        : ' No kernel to ask here: the kernel that ran this cell keeps it while it runs (run the cell again there), ' +
+          'or run with TORCH_LOGS=guards to print it.';
       return;
     }
     load.disabled = true;

@@ -1,0 +1,72 @@
+"""The parts a report read from a trace left in its log, read when a view asks ([Note: a trace's big guard trees]).
+
+A part of ``parts_cut`` with a ``log`` (``LogSpan``) is a frame's guard tree (``guard_tree``: its text) or its rows
+(``guards``: parsed from the tree as a small tree's are, ``rows_from_tree``), kept 0 in the report. ``load(cut,
+filename)`` reads one from the log (the JSON the report would have held); ``resolve(report)`` puts every one into the
+report in place (the ``--html`` page, a diff: what holds the whole); ``loaders(report)`` gives one loader a part,
+by its key, for a kernel that answers a view (kernel_ext/open_trace.py). Imports no torch.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from ..collectors.guards.guards import parse_tree, rows_from_tree
+from .panes import tree_text
+from .reader import read_span
+
+__all__ = ["PartGone", "load", "loaders", "resolve"]
+
+
+class PartGone(OSError):
+    """The log a part is in cannot be read any more (moved, deleted, cut): the message names the fix."""
+
+
+def _in_log(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for c in report.get("parts_cut") or [] if c.get("log")]
+
+
+def _filename(report: dict[str, Any], compile_id: str) -> str:
+    """The file of the frame ``compile_id`` (a guard's user line is a line of it)."""
+    frame = next((f for f in report.get("frames") or [] if f.get("compile_id") == compile_id), None)
+    return str(((frame or {}).get("code") or {}).get("filename") or "")
+
+
+def load(cut: dict[str, Any], filename: str) -> Any:
+    """The whole part ``cut`` (one of a report's ``parts_cut``, its ``log`` set) as the report would hold it: the
+    guard tree's text, or its rows as JSON (``filename``: the frame's file, for the guards' user lines)."""
+    span = cut["log"]
+    try:
+        payload = read_span(span["path"], (span["offset"], span["length"]))
+    except OSError as exc:
+        raise PartGone(
+            f"{cut['part']} of [{cut['compile_id']}]: cannot read the trace's log {span['path']} ({exc}); "
+            "open the trace again where its log is"
+        ) from None
+    tree = tree_text(payload)
+    if cut["part"] == "guard_tree":
+        return tree
+    from ..model import json_ready
+
+    return json_ready(rows_from_tree(parse_tree(tree, filename)))
+
+
+def resolve(report: dict[str, Any]) -> int:
+    """Put every part the report left in its log into the report (each frame's guard rows and tree, whole), drop
+    them from ``parts_cut``; how many were put in. Raises ``PartGone`` when a log cannot be read."""
+    cuts = _in_log(report)
+    frames = {f.get("compile_id"): f for f in report.get("frames") or []}
+    for cut in cuts:
+        frame = frames.get(cut["compile_id"])
+        if frame is not None:
+            frame["guards" if cut["part"] == "guards" else "guard_tree"] = load(cut, _filename(report, cut["compile_id"]))
+    if cuts:
+        report["parts_cut"] = [c for c in report["parts_cut"] if not c.get("log")]
+    return len(cuts)
+
+
+def loaders(report: dict[str, Any]) -> dict[str, Callable[[], Any]]:
+    """One loader a part the report left in its log, by the part's key (``PartCut.key``)."""
+    return {cut["key"]: functools.partial(load, cut, _filename(report, cut["compile_id"])) for cut in _in_log(report)}
