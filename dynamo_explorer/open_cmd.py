@@ -25,7 +25,7 @@ def open_main(args: argparse.Namespace, outputs: Outputs) -> int:
     from compiler.trace import TraceNotFound, read_trace, trace_report
 
     try:
-        opened = read_trace(args.paths, whole=outputs.html is not None)  # a page holds every guard
+        opened = read_trace(args.paths)  # a page holds what a report left in its log, compressed (export.py)
         report = trace_report(opened, args.rank)
     except TraceNotFound as exc:
         return error(str(exc))

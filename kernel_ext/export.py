@@ -3,7 +3,9 @@ and the real renderer, that opens offline in any browser.
 
 The page inlines the bundle ``npm run build`` writes to ``kernel_ext/standalone/`` (esbuild, from
 ``labextension/src/hosts/standalone.ts``: the JupyterLab renderer's ``ReportView``, its CSS and the wasm graphviz) and
-the report as ``<script type="application/json" id="dynamo-explorer-report">``. Nothing is fetched: a
+the report as ``<script type="application/json" id="dynamo-explorer-report">``; a report read from a trace that left
+big guard trees in its log (``PartCut.log``) has them in ``<script type="application/json" id="dynamo-explorer-parts">``,
+compressed (``compiler.trace.parts.page_parts``), loaded when its guards pane asks. Nothing is fetched: a
 Content-Security-Policy allows only the page's own script (by its hash) and its wasm, so the page cannot
 reach the network even if it tried.
 
@@ -40,6 +42,7 @@ from typing import Any
 
 __all__ = [
     "BUNDLE_DIR",
+    "PARTS_ID",
     "REPORT_ID",
     "ROOT_ID",
     "THEME",
@@ -60,6 +63,7 @@ BUNDLE_CSS = BUNDLE_DIR / "dynamo-explorer.css"
 #: Element ids the bundle reads (``standalone.ts`` REPORT_ID and ROOT_ID).
 REPORT_ID = "dynamo-explorer-report"
 DIFF_ID = "dynamo-explorer-diff"
+PARTS_ID = "dynamo-explorer-parts"  # a trace's big guard trees (standalone.ts PARTS_ID)
 ROOT_ID = "dynamo-explorer-root"
 #: Class ``standalone.ts`` puts on the root next to ``jp-DynamoExplorer``; THEME hangs on it.
 STANDALONE_CLASS = "jp-DynamoExplorer-standalone"
@@ -173,10 +177,14 @@ def standalone_html(report: dict[str, Any]) -> str:
     errors = report_errors(report)
     if errors:
         raise ExportError(f"the report does not follow the compile-report schema ({errors[0]}); it is not exported")
+    from compiler.trace.parts import page_parts
+
+    parts = page_parts(report)
     return _page(
         _title(report),
         one_line(report),
-        f'<script type="application/json" id="{REPORT_ID}">{script_json(encode_report(report))}</script>\n',
+        f'<script type="application/json" id="{REPORT_ID}">{script_json(encode_report(report))}</script>\n'
+        + (f'<script type="application/json" id="{PARTS_ID}">{script_json(parts)}</script>\n' if parts else ""),
     )
 
 

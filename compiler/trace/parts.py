@@ -3,8 +3,9 @@
 A part of ``parts_cut`` with a ``log`` (``LogSpan``) is a frame's guard tree (``guard_tree``: its text) or its rows
 (``guards``: parsed from the tree as a small tree's are, ``rows_from_tree``), kept 0 in the report. ``load(cut,
 filename)`` reads one from the log (the JSON the report would have held); ``resolve(report)`` puts every one into the
-report in place (the ``--html`` page, a diff: what holds the whole); ``loaders(report)`` gives one loader a part,
-by its key, for a kernel that answers a view (kernel_ext/open_trace.py). Imports no torch.
+report in place (a diff: what compares the whole); ``loaders(report)`` gives one loader a part, by its key, for a
+kernel that answers a view (kernel_ext/open_trace.py); ``page_parts(report)`` the trees a ``--html`` page holds,
+compressed, its view deriving the rows (labextension/src/model/guardTree.ts). Imports no torch.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ..collectors.guards.guards import parse_tree, rows_from_tree
 from .panes import tree_text
 from .reader import read_span
 
-__all__ = ["PartGone", "load", "loaders", "resolve"]
+__all__ = ["PartGone", "load", "loaders", "page_parts", "resolve"]
 
 
 class PartGone(OSError):
@@ -70,3 +71,31 @@ def resolve(report: dict[str, Any]) -> int:
 def loaders(report: dict[str, Any]) -> dict[str, Callable[[], Any]]:
     """One loader a part the report left in its log, by the part's key (``PartCut.key``)."""
     return {cut["key"]: functools.partial(load, cut, _filename(report, cut["compile_id"])) for cut in _in_log(report)}
+
+
+def page_parts(report: dict[str, Any]) -> dict[str, Any] | None:
+    """What a page holds of the parts ``report`` left in its log (kernel_ext/export.py): ``{"keys": {key: blob index},
+    "blobs": [each guard tree's text, gzip + base64 above 256 KB]}``, one blob for a tree and its rows (the view
+    derives the rows from the tree, as ``load`` does); a tree whose log cannot be read is not held (its Load all
+    says so). None: the report left nothing in a log."""
+    import orjson
+
+    from ..encoding import ENCODE_ABOVE, encode_json
+
+    keys: dict[str, int] = {}
+    blobs: list[Any] = []
+    at: dict[tuple[str, int, int], int] = {}
+    for cut in _in_log(report):
+        span = cut["log"]
+        where = (span["path"], span["offset"], span["length"])
+        if where not in at:
+            try:
+                tree = tree_text(read_span(span["path"], (span["offset"], span["length"])))
+            except OSError:
+                continue
+            at[where] = len(blobs)
+            raw = orjson.dumps(tree)  # the same JSON as the stdlib's, 8 times as fast (0.03 s for 44 MB of trees here)
+            # gzip at level 1: 320 MB/s, 14 times smaller (6: 140 MB/s, 22 times)
+            blobs.append(encode_json(raw, level=1) if len(raw) > ENCODE_ABOVE else tree)
+        keys[cut["key"]] = at[where]
+    return {"keys": keys, "blobs": blobs} if keys else None

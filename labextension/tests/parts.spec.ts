@@ -11,6 +11,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AnyModel, RenderProps } from '@anywidget/types';
 import widget, { type IExplorerState } from '../src/hosts/anywidget';
 import { setReportHost } from '../src/view/reportHub';
+import { guardRowsFromTree } from '../src/model/guardTree';
+import { embedParts } from '../src/model/partsModel';
 import type { CompileReport, PartCut } from '../src/schema';
 import { golden, pane, render, settled } from './helpers';
 
@@ -175,6 +177,36 @@ describe('parts a report holds only in part', () => {
     await vi.waitFor(() => expect(line.dataset.state).toBe('no-kernel'));
     expect(line.textContent).toContain('%dynamo_open /tmp/trace/dedicated_log_torch_trace_x.log');
     expect(line.textContent).toContain('--html');
+  });
+
+  it("in a page that holds a trace's trees, loads the rows and the tree from the page", async () => {
+    setReportHost(null);
+    const { report, whole } = logReport();
+    const tree = whole['k4:guard_tree:0/0'] as string;
+    const big = {
+      encoding: 'gzip+base64',
+      data: gzipSync(JSON.stringify(tree)).toString('base64'),
+      bytes: tree.length
+    };
+    embedParts({ keys: { 'k3:guards:0/0': 0, 'k4:guard_tree:0/0': 0 }, blobs: [big] }); // one tree for both parts
+    try {
+      const { root } = await render(report);
+      const guards = pane(root, 'guards');
+      const line = guards.querySelector<HTMLElement>('.jp-DynamoExplorer-partCut[data-part="guards"]')!;
+      expect(line.querySelector('button')!.textContent).toContain('from this page');
+      line.querySelector<HTMLButtonElement>('button')!.click();
+      await vi.waitFor(() => expect(guards.querySelector('.jp-DynamoExplorer-partCut[data-part="guards"]')).toBeNull());
+      const frame = report.frames[0];
+      expect(frame.guards).toEqual(guardRowsFromTree(tree, frame.code.filename)); // derived in the view
+      expect(frame.guards.length).toBeGreaterThan(0);
+      guards
+        .querySelector<HTMLButtonElement>('.jp-DynamoExplorer-guardTree .jp-DynamoExplorer-partCut button')!
+        .click();
+      await vi.waitFor(() => expect(report.parts_cut).toEqual([]));
+      expect(frame.guard_tree).toBe(tree);
+    } finally {
+      embedParts(null);
+    }
   });
 
   it('without a kernel to ask, says where to see the whole', async () => {

@@ -200,3 +200,44 @@ def test_diff_page_draws_the_diff_view_offline(built, offline, tmp_path):
     out.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(out / "diff.png"), full_page=True)
     _check_clean(page)
+
+
+def test_a_traces_page_loads_the_guards_its_log_held(built, offline, tmp_path, monkeypatch):
+    """The page of a report read from a trace that left its guard trees in the log (``PartCut.log``; the limit lowered
+    so that tlparse's small test log has one) holds each tree compressed (``id=dynamo-explorer-parts``): the guards
+    pane's Load all draws the rows the view derives from it, the same rows the Python side reads from the log, and
+    the tree itself, offline."""
+    from compiler.trace import panes, read_trace
+    from compiler.trace.parts import resolve
+    from kernel_ext.export import PARTS_ID
+
+    monkeypatch.setattr(panes, "LAZY_TREE_CHARS", 100)
+    log = labserver.REPO / "tests" / "traces" / "tlparse" / "ezyang" / "simple.log.gz"
+    [opened] = read_trace([str(log)])
+    report = opened.report
+    [guards_cut] = [c for c in report["parts_cut"] if c["part"] == "guards"]
+    whole = json.loads(json.dumps(report))
+    resolve(whole)
+    want = next(f for f in whole["frames"] if f["compile_id"] == guards_cut["compile_id"])["guards"]
+    path = tmp_path / "trace.html"
+    write_html(report, path)
+    root = _open(page := offline, path)
+    assert page.evaluate("() => document.scripts.length") == 3  # the report, the parts, the renderer
+    assert page.evaluate(f"() => Object.keys(JSON.parse(document.getElementById('{PARTS_ID}').textContent).keys).length") == 2
+    root.locator(f'[data-pane="frames"] button[data-compile-id="{guards_cut["compile_id"]}"]').click()
+    guards = root.locator('section[data-pane="guards"]')
+    line = guards.locator('.jp-DynamoExplorer-partCut[data-part="guards"]')
+    assert f"Load all {guards_cut['total']} from this page" in line.inner_text()
+    line.locator("button").click()
+    guards.locator('.jp-DynamoExplorer-partCut[data-part="guards"]').wait_for(state="detached", timeout=30_000)
+    shown = guards.inner_text()
+    assert f"({len(want)})" in shown
+    for row in want:
+        if row["source"].startswith("L["):  # an input's rows are drawn open (the global state's are folded)
+            assert row["type"] in shown and row["source"] in shown and row["code"][0][:40] in shown, row
+    tree = guards.locator(".jp-DynamoExplorer-guardTree")
+    tree.locator("summary").click()  # the tree's line sits in its folded <details>
+    tree.locator(".jp-DynamoExplorer-partCut button").click()
+    tree.locator("pre").wait_for(timeout=30_000)
+    assert "TREE_GUARD_MANAGER" in tree.locator("pre").inner_text()
+    _check_clean(page)

@@ -421,7 +421,18 @@ def test_a_big_guard_tree_stays_in_the_log_until_a_view_asks(
         assert got["error"] is None, got
         want = whole[cut["compile_id"]]["guards" if cut["part"] == "guards" else "guard_tree"]
         assert got["part"] == want, cut["part"]
-    # the page and a diff hold the whole, the same as a report that held it from the start
+    # the page holds each tree once, compressed, under both parts' keys (its view derives the rows: guardTree.ts,
+    # checked against the Python rows on tests/goldens/guard_trees.json)
+    from kernel_ext.export import PARTS_ID, standalone_html
+
+    page = standalone_html(lazy)
+    held = json.loads(page.split(f'id="{PARTS_ID}">', 1)[1].split("</script>", 1)[0])
+    assert set(held["keys"]) == {c["key"] for c in cuts} and len(held["blobs"]) == len(cuts) // 2
+    for cut in cuts:
+        blob = held["blobs"][held["keys"][cut["key"]]]
+        tree = json.loads(gzip.decompress(base64.b64decode(blob["data"]))) if isinstance(blob, dict) else blob
+        assert tree == whole[cut["compile_id"]]["guard_tree"]
+    # a diff holds the whole, the same as a report that held it from the start
     assert resolve(lazy) == len(cuts) and not lazy["parts_cut"]
     assert lazy["frames"] == traced["trace"]["frames"]
     [page] = read_trace([str(log)], whole=True)
@@ -462,3 +473,12 @@ def test_a_big_trees_digest_counts_what_its_text_holds(monkeypatch: pytest.Monke
         want = panes.tree_text(payload_of(lines))
         assert panes.digest_tree("dynamo_cpp_guards_str", lines) == panes.TreeDigest(guards=count_leaves(want), chars=len(want))
     assert panes.digest_tree("dynamo_output_graph", lines) is None
+
+
+def test_the_views_guard_tree_parser_is_checked_on_current_rows() -> None:
+    """tests/goldens/guard_trees.json, on which the view's parser is checked (labextension/tests/guardTree.spec.ts), holds
+    the rows the Python parser makes of the golden reports' trees now."""
+    from tests.goldens.regenerate import HERE, guard_trees
+
+    stored = json.loads((HERE / "guard_trees.json").read_text(encoding="utf-8"))
+    assert stored == guard_trees(), "run python -m tests.goldens.regenerate guard_trees"

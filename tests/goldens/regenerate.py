@@ -1,5 +1,9 @@
 """Rewrite the golden reports: ``python -m tests.goldens.regenerate [NAME ...]``.
 
+``guard_trees`` (``guard_trees.json``): the guard trees of the golden reports with the rows the Python parser makes
+of them (``parse_tree``, ``rows_from_tree``), which the view's parser (labextension/src/model/guardTree.ts) must make
+too; written from the reports, nothing run.
+
 Each case runs in a fresh Dynamo state through the real engine; the normalized report is written
 to ``tests/goldens/<name>.report.json``. Review the diff of ``skeleton`` before committing. Each diff case
 (``DIFF_CASES``) runs its two programs so and writes their diff (``compiler.diff``) to ``<name>.diff.json``, its
@@ -71,11 +75,47 @@ def _write(path: pathlib.Path, value: dict) -> None:
     print(f"wrote {path.relative_to(HERE.parent.parent)} ({path.stat().st_size // 1024} KiB)")
 
 
+def guard_trees() -> dict:
+    """Each distinct guard tree of the golden reports (whole, not cut), its frame's file and its rows."""
+    from compiler.collectors.guards.guards import parse_tree, rows_from_tree
+    from compiler.model import json_ready
+
+    cases, seen = [], set()
+    for path in sorted(HERE.glob("*.report.json")):
+        for frame in json.loads(path.read_text(encoding="utf-8"))["frames"]:
+            tree, filename = frame.get("guard_tree"), frame["code"]["filename"]
+            if not tree or "... (truncated)" in tree or tree in seen:
+                continue
+            seen.add(tree)
+            rows = json_ready(rows_from_tree(parse_tree(tree, filename)))
+            cases.append({"golden": path.name, "compile_id": frame["compile_id"], "filename": filename, "tree": tree, "rows": rows})
+    # what no golden holds: a source of no frame's locals or globals, a leaf whose comment names another file, a
+    # non-ASCII name, managers nested and closed, a leaf without a comment
+    tree = (
+        "TREE_GUARD_MANAGER:\n"
+        "+- RootGuardManager\n"
+        "| +- DEFAULT_DEVICE: utils_device.CURRENT_DEVICE == None                           # _dynamo/output_graph.py:688 in init_ambient_guards\n"
+        "| +- GuardManager: source=___stack0, accessed_by=FrameLocalsGuardAccessor(key='___stack0', framelocals_idx=0)\n"
+        "| | +- TYPE_MATCH: ___check_type_id(___stack0, 94)                             # y = ___stack0 + 1  # /home/u/lib/other.py:7 in g\n"
+        "| +- GuardManager: source=L['größe'], accessed_by=FrameLocalsGuardAccessor(key='größe', framelocals_idx=1)\n"
+        "| | +- GuardManager: source=L['größe'].shape, accessed_by=GetAttrGuardAccessor(shape)\n"
+        "| | | +- EQUALS_MATCH: L['größe'].shape[0] == 3                                  # return größe.sum()  # nb/cell.py:4 in f\n"
+        "| | +- ID_MATCH: ___check_obj_id(L['größe'], 140)\n"
+        "| +- GuardManager: source=G, accessed_by=GlobalsGuardAccessor\n"
+        "| | +- DICT_VERSION: ___dict_version(G) == 12                                  # z = helper(x)  # nb/cell.py:9 in f\n"
+    )
+    rows = json_ready(rows_from_tree(parse_tree(tree, "/work/nb/cell.py")))
+    cases.append({"golden": "synthetic", "compile_id": "0/0", "filename": "/work/nb/cell.py", "tree": tree, "rows": rows})
+    return {"cases": cases}
+
+
 def main(names: list[str]) -> None:
     from .cases import CASES, DIFF_CASES
 
-    for name in names or [*CASES, *DIFF_CASES]:
-        if name in DIFF_CASES:
+    for name in names or [*CASES, *DIFF_CASES, "guard_trees"]:
+        if name == "guard_trees":
+            _write(HERE / "guard_trees.json", guard_trees())
+        elif name in DIFF_CASES:
             _write(HERE / f"{name}.diff.json", diff_case(name))
         else:
             _write(HERE / f"{name}.report.json", run_case(name))

@@ -7,6 +7,7 @@
  * kernel_ext/export.py inlines both into the page, after the report:
  *
  *     <script type="application/json" id="dynamo-explorer-report">{…}</script>
+ *     <script type="application/json" id="dynamo-explorer-parts">{…}</script>   (a trace's big guard trees)
  *     <div id="dynamo-explorer-root"></div>
  *
  * The root gets the classes and `data-status` ('loading', then 'ready') of the JupyterLab widget
@@ -20,6 +21,7 @@ import { h } from '../dom';
 import { CLASS_NAME, STANDALONE_CLASS } from './rootClasses';
 import { checkDiff } from '../model/diffModel';
 import { loadReport } from '../model/encoding';
+import { embedParts } from '../model/partsModel';
 import { DiffView } from '../view/diffView';
 import { ReportView, showProblem } from '../view/view';
 
@@ -30,6 +32,9 @@ export const REPORT_ID = 'dynamo-explorer-report';
 
 /** Id of the `<script type="application/json">` holding a diff of two runs (the page of `diff --html`). */
 export const DIFF_ID = 'dynamo-explorer-diff';
+
+/** Id of the `<script type="application/json">` holding the parts a trace's report left in its log (compressed). */
+export const PARTS_ID = 'dynamo-explorer-parts';
 
 /** Id of the element the view is drawn into (created at the end of the body when missing). */
 export const ROOT_ID = 'dynamo-explorer-root';
@@ -75,6 +80,12 @@ export async function mount(doc: Document = document): Promise<ReportView | Diff
   if (!check.ok) {
     showProblem(root, check);
     return null;
+  }
+  const parts = doc.getElementById(PARTS_ID);
+  try {
+    embedParts(parts ? JSON.parse(parts.textContent ?? '') : null);
+  } catch {
+    embedParts(null); // the parts' Load all then says why; the report is drawn all the same
   }
   const view = new ReportView(root, check.report);
   await view.start();

@@ -3,8 +3,11 @@
  * tree beyond 1 MB) and loading the whole of one from the kernel that ran the cell (kernel_ext/parts.py), through
  * the view's host (reportHub.ts `partLoader`): the widget's comm, or a comm our JupyterLab renderer opens. The same
  * way loads another rank's whole report of a multi-rank trace a kernel opened (`loadKey`, `RankSummary.part`).
+ * The `--html` page of a report read from a trace holds the parts its log held (`PartCut.log`), compressed
+ * (kernel_ext/export.py): `embedParts` keeps them and `embeddedLoader` answers for them as a kernel would.
  */
 import { gunzipBase64, isEncoded } from './encoding';
+import { guardRowsFromTree } from './guardTree';
 import type { CompileReport, Frame, Guard, PartCut } from '../schema';
 
 /** Asks the kernel for one part of a drawn report by its key (`IReportHost.loadPart` bound to the view's node). */
@@ -13,6 +16,43 @@ export type PartLoader = (key: string) => Promise<unknown>;
 /** The part of `frame` the report holds only in part, or undefined (a report older than minor 9 has none). */
 export function partCut(report: CompileReport, frame: Frame, part: PartCut['part']): PartCut | undefined {
   return (report.parts_cut ?? []).find(c => c.part === part && c.compile_id === frame.compile_id);
+}
+
+/**
+ * The parts a page holds (`<script id="dynamo-explorer-parts">`: `{keys: {key: blob index}, blobs: [value, stored as
+ * a kernel sends it]}`), by key; a page may hold one blob for two keys (a guard tree and its rows).
+ */
+interface IEmbeddedParts {
+  keys: Record<string, number>;
+  blobs: unknown[];
+}
+
+let embedded: IEmbeddedParts | null = null;
+
+/** Keep the parts the page holds (standalone.ts), for `embeddedLoader`; null: none. */
+export function embedParts(parts: unknown): void {
+  const given = parts as IEmbeddedParts | null;
+  embedded = given && typeof given.keys === 'object' && Array.isArray(given.blobs) ? given : null;
+}
+
+/** A loader that answers from the parts the page holds, or null when it holds none. */
+export function embeddedLoader(): PartLoader | null {
+  const held = embedded;
+  if (!held) {
+    return null;
+  }
+  return key => {
+    const at = held.keys[key];
+    const part = at === undefined ? undefined : held.blobs[at];
+    return Promise.resolve(
+      part === undefined ? { key, part: null, error: 'this page does not hold it' } : { key, part, error: null }
+    );
+  };
+}
+
+/** Does the page hold the part `key`? */
+export function pageHolds(key: string): boolean {
+  return embedded !== null && embedded.keys[key] !== undefined;
 }
 
 /** The kernel's answer to a request for a part. */
@@ -43,10 +83,13 @@ export async function loadKey(loader: PartLoader, key: string): Promise<unknown>
  */
 export function applyWhole(report: CompileReport, frame: Frame, cut: PartCut, whole: unknown): void {
   if (cut.part === 'guards') {
-    if (!Array.isArray(whole)) {
+    if (typeof whole === 'string') {
+      frame.guards = guardRowsFromTree(whole, frame.code.filename); // a trace's tree: its rows derived here
+    } else if (!Array.isArray(whole)) {
       throw new Error('the kernel sent no guard rows');
+    } else {
+      frame.guards = whole as Guard[];
     }
-    frame.guards = whole as Guard[];
   } else {
     if (typeof whole !== 'string') {
       throw new Error('the kernel sent no guard tree');

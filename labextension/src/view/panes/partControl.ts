@@ -7,7 +7,7 @@
  */
 import type { IViewContext } from '../context';
 import { button, h } from '../../dom';
-import { applyWhole, loadKey } from '../../model/partsModel';
+import { applyWhole, embeddedLoader, loadKey, pageHolds } from '../../model/partsModel';
 import { partLoader } from '../reportHub';
 import type { Frame, PartCut } from '../../schema';
 
@@ -31,6 +31,7 @@ export function partControl(
 ): HTMLElement {
   const status = h('span', { class: 'jp-DynamoExplorer-partStatus' });
   const inLog = cut.log ?? null;
+  const inPage = pageHolds(cut.key); // the --html page of a trace's report holds what the log held
   const line = h(
     'div',
     { class: 'jp-DynamoExplorer-partCut', data: { part: cut.part, state: 'cut' } },
@@ -41,15 +42,18 @@ export function partControl(
         : `The report holds the first ${n(cut.kept)} of ${n(cut.total)} ${words.unit}. `
     })
   );
-  const load = button(`Load all ${n(cut.total)} from ${inLog ? "the trace's log" : 'the kernel'}`, () => void run(), {
+  const from = inPage ? 'this page' : inLog ? "the trace's log" : 'the kernel';
+  const load = button(`Load all ${n(cut.total)} from ${from}`, () => void run(), {
     class: 'jp-DynamoExplorer-partLoad',
-    title: inLog
-      ? 'The kernel that opened the trace reads it from the log'
-      : 'The kernel that ran this cell keeps the whole of it while it runs'
+    title: inPage
+      ? 'This page holds it compressed'
+      : inLog
+        ? 'The kernel that opened the trace reads it from the log'
+        : 'The kernel that ran this cell keeps the whole of it while it runs'
   });
   line.append(load, status);
   const run = async (): Promise<void> => {
-    const loader = partLoader(ctx);
+    const loader = inPage ? embeddedLoader() : partLoader(ctx);
     if (!loader) {
       line.dataset.state = 'no-kernel';
       status.textContent = inLog
