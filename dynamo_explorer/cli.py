@@ -165,7 +165,7 @@ def _main(argv: Sequence[str] | None, who: str, quiet_outputs: bool) -> int:
 
         print_summary(run.report, title=f"{who}{args.script}")
     sys.stdout.flush()
-    written = outputs.write(run.report, say=(lambda line: None) if quiet_outputs else say, complain=error)
+    written = outputs.write(run.report, say=(lambda line: None) if quiet_outputs else say, complain=error, parts=run.parts)
     status = 0 if written else 1
     if isinstance(run.exception, SystemExit):
         return exit_status(run.exception) or status

@@ -5,12 +5,13 @@ The page inlines the bundle ``npm run build`` writes to ``kernel_ext/standalone/
 ``labextension/src/hosts/standalone.ts``: the JupyterLab renderer's ``ReportView``, its CSS and the wasm graphviz) and
 the report as ``<script type="application/json" id="dynamo-explorer-report">``; a report read from a trace that left
 big guard trees in its log (``PartCut.log``) has them in ``<script type="application/json" id="dynamo-explorer-parts">``,
-compressed (``compiler.trace.parts.page_parts``), loaded when its guards pane asks. Nothing is fetched: a
+compressed (``compiler.trace.parts.page_parts``), and a run's page the whole of what its report holds only in part
+(guards past 5,000 a frame): [Note: parts in a page]; the guards pane loads them when asked. Nothing is fetched: a
 Content-Security-Policy allows only the page's own script (by its hash) and its wasm, so the page cannot
 reach the network even if it tried.
 
 Contents:
-- ``standalone_html(report) -> str``: the page; ``write_html(report, path)``: the page, written as UTF-8;
+- ``standalone_html(report, parts) -> str``: the page; ``write_html(report, path, parts)``: the page, written as UTF-8;
   ``write_html_pages``: a page, or a page a rank.
 - ``diff_page(diff) -> str``: the page of a diff of two runs (``dynamo-explorer diff --html``): the diff as
   ``<script type="application/json" id="dynamo-explorer-diff">``, drawn by the same bundle's diff view, with the
@@ -165,8 +166,10 @@ def script_json(value: Any) -> str:
     return data.decode("utf-8")
 
 
-def standalone_html(report: dict[str, Any]) -> str:
-    """The self-contained page for a schema-valid ``report``; ``ExportError`` when it cannot be made."""
+def standalone_html(report: dict[str, Any], parts: dict[str, Any] | None = None) -> str:
+    """The self-contained page for a schema-valid ``report``; ``ExportError`` when it cannot be made. ``parts``: the
+    whole of what the report holds only in part (``CellRun.parts``, by ``PartCut.key``), held by the page compressed
+    beside what a trace's report left in its log: every guard in the page ([Note: parts in a page])."""
     from compiler.encoding import encode_report
     from compiler.schema import report_errors
     from compiler.summary import one_line
@@ -177,15 +180,31 @@ def standalone_html(report: dict[str, Any]) -> str:
     errors = report_errors(report)
     if errors:
         raise ExportError(f"the report does not follow the compile-report schema ({errors[0]}); it is not exported")
-    from compiler.trace.parts import page_parts
-
-    parts = page_parts(report)
+    held = _held_parts(report, parts or {})
     return _page(
         _title(report),
         one_line(report),
         f'<script type="application/json" id="{REPORT_ID}">{script_json(encode_report(report))}</script>\n'
-        + (f'<script type="application/json" id="{PARTS_ID}">{script_json(parts)}</script>\n' if parts else ""),
+        + (f'<script type="application/json" id="{PARTS_ID}">{script_json(held)}</script>\n' if held else ""),
     )
+
+
+def _held_parts(report: dict[str, Any], parts: dict[str, Any]) -> dict[str, Any] | None:
+    """[Note: parts in a page] A page holds the whole of each part its report holds only in part: a trace's guard
+    trees from the log (``compiler.trace.parts.page_parts``), a run's rows and trees as the kernel keeps them
+    (``parts``), each gzip + base64 above 256 KB; ``{"keys": {key: blob index}, "blobs": [...]}`` (partsModel.ts
+    ``embedParts``), or None when there is none. A 385-layer model's parts are 43 MB as rows and text, 2 MB gzipped."""
+    from compiler.encoding import encode_value
+    from compiler.model import json_ready
+    from compiler.trace.parts import page_parts
+
+    held = page_parts(report) or {"keys": {}, "blobs": []}
+    for cut in report.get("parts_cut") or []:
+        whole = parts.get(cut["key"])
+        if whole is not None and cut["key"] not in held["keys"]:
+            held["keys"][cut["key"]] = len(held["blobs"])
+            held["blobs"].append(encode_value(json_ready(whole)))
+    return held if held["keys"] else None
 
 
 def diff_page(diff: dict[str, Any]) -> str:
@@ -239,18 +258,24 @@ def _page(title: str, description: str, data: str, fallback: str = "") -> str:
     )
 
 
-def write_html(report: dict[str, Any], path: str | os.PathLike[str]) -> None:
-    """Write ``standalone_html(report)`` to ``path`` (UTF-8); ``ExportError`` when it cannot be made."""
-    page = standalone_html(report)
+def write_html(report: dict[str, Any], path: str | os.PathLike[str], parts: dict[str, Any] | None = None) -> None:
+    """Write ``standalone_html(report, parts)`` to ``path`` (UTF-8); ``ExportError`` when it cannot be made."""
+    page = standalone_html(report, parts)
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(page)
 
 
-def write_html_pages(report: dict[str, Any], path: str, reports: dict[int, dict[str, Any]] | None = None) -> list[str]:
+def write_html_pages(
+    report: dict[str, Any],
+    path: str,
+    reports: dict[int, dict[str, Any]] | None = None,
+    parts: dict[str, Any] | None = None,
+) -> list[str]:
     """``write_html``; for a multi-rank report whose ranks' own reports are given, one page a rank, linked from each
-    other's ranks view (``compiler.ranks.rank_pages``). The paths written, the report's own first."""
+    other's ranks view (``compiler.ranks.rank_pages``). The paths written, the report's own first. ``parts``: the
+    whole of what the report holds only in part, held by its page."""
     if not reports or not report.get("ranks"):
-        write_html(report, path)
+        write_html(report, path, parts)
         return [path]
     from compiler.ranks import rank_pages
 

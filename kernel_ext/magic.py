@@ -217,7 +217,10 @@ class DynamoMagics(Magics):
                 display(shown, raw=True)
         html = os.path.abspath(args.html) if args.html is not None else None  # said where it is, in one line
         Outputs(html=html).write(  # (stderr when the page cannot be made)
-            report, say=lambda line: print(f"%%dynamo: {line}"), complain=lambda line: print(f"%%dynamo: {line}", file=sys.stderr)
+            report,
+            say=lambda line: print(f"%%dynamo: {line}"),
+            complain=lambda line: print(f"%%dynamo: {line}", file=sys.stderr),
+            parts=run.parts,  # the page holds every guard
         )
         if run.exception is not None:
             self._show_exception(run.exception)

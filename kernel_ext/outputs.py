@@ -70,9 +70,11 @@ class Outputs:
         say: Callable[[str], object] = print,
         ranks: dict[int, dict[str, Any]] | None = None,
         complain: Callable[[str], object] | None = None,
+        parts: dict[str, Any] | None = None,
     ) -> bool:
         """Write the files; ``say`` gets one line a file written, ``complain`` (stderr) one line for a page that could not
-        be made. ``ranks``: each rank's own report, for a page a rank. False when a file was not written."""
+        be made. ``ranks``: each rank's own report, for a page a rank; ``parts``: the whole of what the report holds
+        only in part (``CellRun.parts``), which the page holds. False when a file was not written."""
         complain = complain or (lambda line: print(line, file=sys.stderr))
         if self.json is not None:
             from compiler.encoding import write_report
@@ -84,7 +86,7 @@ class Outputs:
         from .export import ExportError, write_html_pages
 
         try:
-            pages = write_html_pages(report, self.html, ranks)
+            pages = write_html_pages(report, self.html, ranks, parts)
         except (ExportError, OSError) as exc:
             complain(f"the HTML report was not written to {self.html}: {exc}")
             return False

@@ -241,3 +241,25 @@ def test_a_traces_page_loads_the_guards_its_log_held(built, offline, tmp_path, m
     tree.locator("pre").wait_for(timeout=30_000)
     assert "TREE_GUARD_MANAGER" in tree.locator("pre").inner_text()
     _check_clean(page)
+
+
+def test_a_runs_page_loads_the_guards_its_report_holds_in_part(built, offline, tmp_path):
+    """[Note: parts in a page]: the page of a run whose report holds a frame's guards only in part (``parts_cut``: the
+    golden toy example's first frame cut to 2 rows) holds the whole, and the guards pane's Load all draws it offline."""
+    page = offline
+    report = json.loads((labserver.REPO / "tests" / "goldens" / "toy_example.report.json").read_text())
+    frame = report["frames"][0]
+    rows = frame["guards"]
+    key = f"k:guards:{frame['compile_id']}"
+    report["parts_cut"] = [{"key": key, "part": "guards", "compile_id": frame["compile_id"], "kept": 2, "total": len(rows)}]
+    frame["guards"] = rows[:2]
+    path = tmp_path / "run.html"
+    write_html(report, path, {key: rows})
+    root = _open(page, path)
+    guards = root.locator('section[data-pane="guards"]')
+    line = guards.locator('.jp-DynamoExplorer-partCut[data-part="guards"]')
+    assert f"The report holds the first 2 of {len(rows)} guards" in line.inner_text()
+    line.locator("button").click()
+    guards.locator('.jp-DynamoExplorer-partCut[data-part="guards"]').wait_for(state="detached", timeout=30_000)
+    assert f"({len(rows)})" in guards.inner_text()
+    _check_clean(page)

@@ -161,6 +161,20 @@ def test_huge_guard_lists_are_capped_with_a_diagnostic(monkeypatch):
     assert len(whole_tree.splitlines()) == len(whole["guard_tree"].splitlines())
     assert toy["guard_tree"] == whole_tree[: tree["kept"]] + "\n... (truncated)"
     assert len(set(ran.parts)) == len(rep["parts_cut"]) == len(cut)
+    # the run's page holds the whole of each ([Note: parts in a page]): every guard in the page too
+    import base64
+    import gzip
+
+    from kernel_ext.export import PARTS_ID, standalone_html
+
+    page = standalone_html(rep, ran.parts)
+    held = json.loads(page.split(f'id="{PARTS_ID}">', 1)[1].split("</script>", 1)[0])
+    assert set(held["keys"]) == set(ran.parts)
+    for key, at in held["keys"].items():
+        blob = held["blobs"][at]
+        value = json.loads(gzip.decompress(base64.b64decode(blob["data"]))) if isinstance(blob, dict) and "encoding" in blob else blob
+        assert value == json_ready(ran.parts[key])
+    assert f'id="{PARTS_ID}"' not in standalone_html(rep)  # without the run's parts (a report read back from its JSON): none
 
 
 def test_a_report_that_breaks_the_contract_gets_a_diagnostic_not_a_crash(monkeypatch):
