@@ -172,7 +172,9 @@ def test_huge_guard_lists_are_capped_with_a_diagnostic(monkeypatch):
     assert set(held["keys"]) == set(ran.parts)
     for key, at in held["keys"].items():
         blob = held["blobs"][at]
-        value = json.loads(gzip.decompress(base64.b64decode(blob["data"]))) if isinstance(blob, dict) and "encoding" in blob else blob
+        value = (
+            json.loads(gzip.decompress(base64.b64decode(blob["data"]))) if isinstance(blob, dict) and "encoding" in blob else blob
+        )
         assert value == json_ready(ran.parts[key])
     assert f'id="{PARTS_ID}"' not in standalone_html(rep)  # without the run's parts (a report read back from its JSON): none
 

@@ -88,7 +88,9 @@ def guard_trees() -> dict:
                 continue
             seen.add(tree)
             rows = json_ready(rows_from_tree(parse_tree(tree, filename)))
-            cases.append({"golden": path.name, "compile_id": frame["compile_id"], "filename": filename, "tree": tree, "rows": rows})
+            cases.append(
+                {"golden": path.name, "compile_id": frame["compile_id"], "filename": filename, "tree": tree, "rows": rows}
+            )
     # what no golden holds: a source of no frame's locals or globals, a leaf whose comment names another file, a
     # non-ASCII name, managers nested and closed, a leaf without a comment
     tree = (
