@@ -31,18 +31,18 @@ def _compact(value: Any) -> bytes:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def encode_value(value: Any, above: int | None = None, level: int = 6) -> Any:
+def encode_value(value: Any, above: int | None = None) -> Any:
     """Any JSON value as stored or sent: itself when its JSON has at most ``above`` (``ENCODE_ABOVE``) bytes, else
-    ``{"encoding", "bytes", "data"}`` (a part of a report the kernel hands a view, kernel_ext/parts.py); ``level``:
-    gzip's (1: three times as fast, a third bigger: a page's guard trees, hundreds of MB)."""
+    ``{"encoding", "bytes", "data"}`` (a part of a report the kernel hands a view, kernel_ext/parts.py)."""
     raw = _compact(value)
     if len(raw) <= (ENCODE_ABOVE if above is None else above):
         return value
-    return encode_json(raw, level)
+    return encode_json(raw)
 
 
 def encode_json(raw: bytes, level: int = 6) -> dict[str, Any]:
-    """JSON text already written (``raw``, UTF-8) as ``encode_value`` stores a big value."""
+    """JSON text already written (``raw``, UTF-8) as ``encode_value`` stores a big value; ``level``: gzip's (1: twice
+    as fast, a half bigger: a page's guard trees, hundreds of MB)."""
     return {
         "encoding": ENCODING,
         "bytes": len(raw),
