@@ -35,6 +35,7 @@ No IPython import: the command line (``dynamo_explorer``) writes pages through `
 from __future__ import annotations
 
 import base64
+import concurrent.futures
 import hashlib
 import html
 import os
@@ -180,11 +181,14 @@ def standalone_html(report: dict[str, Any], parts: dict[str, Any] | None = None)
     errors = report_errors(report)
     if errors:
         raise ExportError(f"the report does not follow the compile-report schema ({errors[0]}); it is not exported")
-    held = _held_parts(report, parts or {})
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # the report's gzip beside the parts' (no GIL held)
+        stored = pool.submit(encode_report, report)
+        held = _held_parts(report, parts or {})
+        data = script_json(stored.result())
     return _page(
         _title(report),
         one_line(report),
-        f'<script type="application/json" id="{REPORT_ID}">{script_json(encode_report(report))}</script>\n'
+        f'<script type="application/json" id="{REPORT_ID}">{data}</script>\n'
         + (f'<script type="application/json" id="{PARTS_ID}">{script_json(held)}</script>\n' if held else ""),
     )
 

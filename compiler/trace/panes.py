@@ -36,7 +36,17 @@ from ..model import (
 )
 from .reader import payload_of
 
-__all__ = ["GUARD_TREE", "LAZY_TREE_CHARS", "digest_tree", "guards", "phases", "recompiles", "shapes", "tree_text"]
+__all__ = [
+    "GUARD_TREE",
+    "LAZY_TREE_CHARS",
+    "digest_tree",
+    "guards",
+    "phases",
+    "recompiles",
+    "shapes",
+    "tabbed_tree",
+    "tree_text",
+]
 
 GUARD_TREE = "dynamo_cpp_guards_str"
 #: a guard tree longer than this (about 150 guards) stays in the log until a view asks ([Note: a trace's big guard trees])
@@ -65,12 +75,10 @@ _LATENCY_IN_LOG = b"\n\t\n\tGuard latency = "
 _UNTABBED_IN_LOG = re.compile(rb"\n(?!\t)")
 
 
-def digest_tree(name: str, lines: bytes) -> TreeDigest | None:
-    """What the report keeps of a big guard tree, from its lines' bytes as the log streams by, or None: a small tree,
-    cut out whole ([Note: a trace's big guard trees]). Counted on the bytes (no text built) when the tree is the
-    usual one (ASCII, every line tabbed); the same counts as ``count_leaves(tree_text(payload))`` otherwise."""
-    if name != GUARD_TREE or len(lines) <= LAZY_TREE_CHARS:  # a line's bytes are at least its characters
-        return None
+def tabbed_tree(lines: bytes) -> bytes | None:
+    """The usual guard tree's lines as the log holds them (ASCII, every line after its tab, no blank line first, no
+    latency after, nothing to strip at either end): ``tree_text(payload_of(lines))`` is these bytes without the first
+    tab and with each ``\n\t`` a ``\n``. None for any other tree (read it as text)."""
     stop = len(lines) - 1 if lines.endswith(b"\n") else len(lines)
     cut = lines.rfind(_LATENCY_IN_LOG, 0, stop)
     stop = cut if cut >= 0 else stop
@@ -79,8 +87,20 @@ def digest_tree(name: str, lines: bytes) -> TreeDigest | None:
         first += 2
     usual = lines.isascii() and lines[first : first + 1] == b"\t" and not lines[first + 1 : first + 2].isspace()
     if usual and not lines[stop - 1 : stop].isspace() and _UNTABBED_IN_LOG.search(lines, first, stop) is None:
-        chars = stop - first - lines.count(b"\n", first, stop) - 1  # each line's tab
-        guards = len(_LEAF_IN_LOG.findall(lines, first, stop)) + (_FIRST_LEAF_IN_LOG.match(lines, first, stop) is not None)
+        return lines[first:stop]
+    return None
+
+
+def digest_tree(name: str, lines: bytes) -> TreeDigest | None:
+    """What the report keeps of a big guard tree, from its lines' bytes as the log streams by, or None: a small tree,
+    cut out whole ([Note: a trace's big guard trees]). Counted on the bytes (no text built) when the tree is the
+    usual one (``tabbed_tree``); the same counts as ``count_leaves(tree_text(payload))`` otherwise."""
+    if name != GUARD_TREE or len(lines) <= LAZY_TREE_CHARS:  # a line's bytes are at least its characters
+        return None
+    tabbed = tabbed_tree(lines)
+    if tabbed is not None:
+        chars = len(tabbed) - tabbed.count(b"\n") - 1  # each line's tab
+        guards = len(_LEAF_IN_LOG.findall(tabbed)) + (_FIRST_LEAF_IN_LOG.match(tabbed) is not None)
     else:
         tree = tree_text(payload_of(lines))
         chars, guards = len(tree), count_leaves(tree)

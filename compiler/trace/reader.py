@@ -28,7 +28,7 @@ from typing import IO, Any
 
 from ..events import TraceEvent, event_from_metadata
 
-__all__ = ["ReadStats", "TraceLog", "TraceNotFound", "payload_of", "read_events", "read_span", "trace_logs"]
+__all__ = ["ReadStats", "TraceLog", "TraceNotFound", "payload_of", "read_events", "read_lines", "read_span", "trace_logs"]
 
 _GLOG = re.compile(rb"^[VIWEC]\d{4} [\d:.]+\s+\d+ [^\]]*\] ")
 _RANK_IN_NAME = re.compile(r"rank_(\d+)")
@@ -215,13 +215,18 @@ def _holds(buf: bytes, at: int) -> bool:
 def read_span(path: str, span: tuple[int, int]) -> str:
     """The payload whose lines are at ``span`` (``TraceEvent.span``) in the log ``path``, as ``read_events`` cuts
     it out. Raises ``OSError`` when the log is gone or shorter than it was."""
+    return payload_of(read_lines(path, span))
+
+
+def read_lines(path: str, span: tuple[int, int]) -> bytes:
+    """The lines' bytes at ``span`` in the log ``path``, as the log holds them (each after its tab)."""
     offset, length = span
     with _open(path) as fh:
         fh.seek(offset)  # a .gz log: decompressed up to there
         block = fh.read(length)
     if len(block) != length:
         raise OSError(f"{path}: the log is shorter than when it was read (it changed or was cut)")
-    return payload_of(block)
+    return block
 
 
 _UNTABBED = re.compile(r"\n(?!\t)")  # a line of a payload without its tab (blank: a tool stripped it)

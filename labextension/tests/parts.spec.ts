@@ -12,7 +12,7 @@ import type { AnyModel, RenderProps } from '@anywidget/types';
 import widget, { type IExplorerState } from '../src/hosts/anywidget';
 import { setReportHost } from '../src/view/reportHub';
 import { guardRowsFromTree } from '../src/model/guardTree';
-import { embedParts } from '../src/model/partsModel';
+import { embedParts, embeddedLoader, loadKey } from '../src/model/partsModel';
 import type { CompileReport, PartCut } from '../src/schema';
 import { golden, pane, render, settled } from './helpers';
 
@@ -207,6 +207,22 @@ describe('parts a report holds only in part', () => {
     } finally {
       embedParts(null);
     }
+  });
+
+  it("reads a tree a page holds as the trace's log held it, each line after a tab", async () => {
+    const tree =
+      "TREE_GUARD_MANAGER:\n+- RootGuardManager\n| +- TENSOR_MATCH: check_tensor(L['x'])  # x + 1  # a.py:3 in f";
+    const tabbed = gzipSync(`\t${tree.replaceAll('\n', '\n\t')}`).toString('base64');
+    embedParts({ keys: { t: 0, r: 1 }, blobs: [{ tabbed }, [{ type: 'X' }]] });
+    try {
+      const loader = embeddedLoader()!;
+      expect(await loadKey(loader, 't')).toBe(tree);
+      expect(await loadKey(loader, 'r')).toEqual([{ type: 'X' }]);
+      await expect(loadKey(loader, 'gone')).rejects.toThrow('this page does not hold it');
+    } finally {
+      embedParts(null);
+    }
+    expect(embeddedLoader()).toBeNull();
   });
 
   it('without a kernel to ask, says where to see the whole', async () => {

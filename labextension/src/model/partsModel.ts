@@ -3,8 +3,8 @@
  * tree beyond 1 MB) and loading the whole of one from the kernel that ran the cell (kernel_ext/parts.py), through
  * the view's host (reportHub.ts `partLoader`): the widget's comm, or a comm our JupyterLab renderer opens. The same
  * way loads another rank's whole report of a multi-rank trace a kernel opened (`loadKey`, `RankSummary.part`).
- * The `--html` page of a report read from a trace holds the parts its log held (`PartCut.log`), compressed
- * (kernel_ext/export.py): `embedParts` keeps them and `embeddedLoader` answers for them as a kernel would.
+ * The `--html` page holds the whole of what its report holds only in part, compressed (kernel_ext/export.py: a run's
+ * parts, a trace's trees as its log holds them): `embedParts` keeps them and `embeddedLoader` answers as a kernel would.
  */
 import { gunzipBase64, isEncoded } from './encoding';
 import { guardRowsFromTree } from './guardTree';
@@ -41,12 +41,19 @@ export function embeddedLoader(): PartLoader | null {
   if (!held) {
     return null;
   }
-  return key => {
+  return async key => {
     const at = held.keys[key];
-    const part = at === undefined ? undefined : held.blobs[at];
-    return Promise.resolve(
-      part === undefined ? { key, part: null, error: 'this page does not hold it' } : { key, part, error: null }
-    );
+    const blob = at === undefined ? undefined : held.blobs[at];
+    if (blob === undefined) {
+      return { key, part: null, error: 'this page does not hold it' };
+    }
+    const tabbed = (blob as { tabbed?: unknown } | null)?.tabbed;
+    if (typeof tabbed === 'string') {
+      // a trace's tree as its log holds it (compiler/trace/panes.py tabbed_tree): each line after a tab
+      const lines = await gunzipBase64(tabbed);
+      return { key, part: lines.slice(1).replaceAll('\n\t', '\n'), error: null };
+    }
+    return { key, part: blob, error: null };
   };
 }
 
