@@ -68,22 +68,27 @@ def load_side(path: str) -> dict[str, Any]:
                     f"{path} is a report of schema v{version.get('major')}; this dynamo-explorer reads v{SCHEMA_VERSION[0]}: "
                     "open it with the dynamo-explorer that wrote it"
                 )
-            from ..trace.parts import PartGone, resolve
-
-            try:
-                resolve(report)  # the guards an opened trace's report left in its log: a diff compares every guard
-            except PartGone as exc:
-                raise SideError(f"{path}: {exc}") from None
-            return report
+            return _whole(report, path)
         if data is not None:
             raise SideError(f"{path} is JSON but no dynamo-explorer report; give the --json of dynamo-explorer run or open")
     try:
-        opened = read_trace([path], whole=True)  # a diff compares every guard
+        opened = read_trace([path])
         if not any(o.log.stats.records for o in opened):
             raise TraceNotFound(f"{path} is no report and holds no structured-trace record")
-        return trace_report(opened)
+        return _whole(trace_report(opened), path)
     except TraceNotFound as exc:
         raise SideError(f"{exc}; give a report (dynamo-explorer run --json) or a TORCH_TRACE directory") from exc
+
+
+def _whole(report: dict[str, Any], path: str) -> dict[str, Any]:
+    """``report`` with the guards a trace's report left in its log read into it: a diff compares every guard."""
+    from ..trace.parts import PartGone, resolve
+
+    try:
+        resolve(report)
+    except PartGone as exc:
+        raise SideError(f"{path}: {exc}") from None
+    return report
 
 
 def _side(report: dict[str, Any], source: str) -> dict[str, Any]:

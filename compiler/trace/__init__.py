@@ -25,18 +25,15 @@ class OpenedLog:
     report: dict[str, Any]
 
 
-def read_trace(paths: list[str], whole: bool = False) -> list[OpenedLog]:
+def read_trace(paths: list[str]) -> list[OpenedLog]:
     """The report of each log under ``paths`` (files or ``TORCH_TRACE`` directories), by rank. A log that holds no
     compile still gives a report (no frames): the process compiled nothing, or crashed before. A big guard tree
-    stays in its log (``parts_cut``, ``parts.py``); ``whole``: every one read into the report (a page, a diff)."""
+    stays in its log (``parts_cut``; ``parts.resolve`` reads every one into a report)."""
     from ..schema import report_errors
-    from .parts import resolve
 
     out = []
     for log in trace_logs(paths):
         report = report_from_log(log).to_json()
-        if whole:
-            resolve(report)
         problems = report_errors(report)
         for problem in problems:
             report["diagnostics"].append({"kind": "schema_mismatch", "message": problem, "compile_id": None})

@@ -32,10 +32,9 @@ def _in_log(report: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for c in report.get("parts_cut") or [] if c.get("log")]
 
 
-def _filename(report: dict[str, Any], compile_id: str) -> str:
-    """The file of the frame ``compile_id`` (a guard's user line is a line of it)."""
-    frame = next((f for f in report.get("frames") or [] if f.get("compile_id") == compile_id), None)
-    return str(((frame or {}).get("code") or {}).get("filename") or "")
+def _filenames(report: dict[str, Any]) -> dict[str, str]:
+    """Each frame's file, by compile id (a guard's user line is a line of it)."""
+    return {str(f.get("compile_id")): str((f.get("code") or {}).get("filename") or "") for f in report.get("frames") or []}
 
 
 def _tree(cut: dict[str, Any]) -> str:
@@ -66,10 +65,11 @@ def resolve(report: dict[str, Any]) -> int:
     them from ``parts_cut``; how many were put in. Raises ``PartGone`` when a log cannot be read."""
     cuts = _in_log(report)
     frames = {f.get("compile_id"): f for f in report.get("frames") or []}
+    files = _filenames(report)
     for cut in cuts:
         frame = frames.get(cut["compile_id"])
         if frame is not None:
-            frame["guards" if cut["part"] == "guards" else "guard_tree"] = load(cut, _filename(report, cut["compile_id"]))
+            frame["guards" if cut["part"] == "guards" else "guard_tree"] = load(cut, files[cut["compile_id"]])
     if cuts:
         report["parts_cut"] = [c for c in report["parts_cut"] if not c.get("log")]
     return len(cuts)
@@ -77,7 +77,8 @@ def resolve(report: dict[str, Any]) -> int:
 
 def loaders(report: dict[str, Any]) -> dict[str, Callable[[], Any]]:
     """One loader a part the report left in its log, by the part's key (``PartCut.key``)."""
-    return {cut["key"]: functools.partial(load, cut, _filename(report, cut["compile_id"])) for cut in _in_log(report)}
+    files = _filenames(report)
+    return {cut["key"]: functools.partial(load, cut, files.get(cut["compile_id"], "")) for cut in _in_log(report)}
 
 
 def page_parts(report: dict[str, Any]) -> dict[str, Any] | None:

@@ -30,7 +30,8 @@ from ..events import TraceEvent, event_from_metadata
 
 __all__ = ["ReadStats", "TraceLog", "TraceNotFound", "payload_of", "read_events", "read_lines", "read_span", "trace_logs"]
 
-_GLOG = re.compile(rb"^[VIWEC]\d{4} [\d:.]+\s+\d+ [^\]]*\] ")
+_PREFIX = rb"[VIWEC]\d{4} [\d:.]+\s+\d+ [^\]]*\] "  # glog's: level, date, time, thread, file:line]
+_GLOG = re.compile(_PREFIX)
 _RANK_IN_NAME = re.compile(r"rank_(\d+)")
 
 
@@ -154,9 +155,8 @@ _CHUNK = 1 << 22  # bytes read at a time
 _LINE = re.compile(rb"\n(?![\t\n])")
 _SPACE = frozenset(b" \r\x0b\x0c")  # a line that starts with one of these is a record only if it holds more than white space
 _SPACED = re.compile(rb"\n[ \r\x0b\x0c]")
-_SPACED_FIRST = (b" ", b"\r", b"\x0b", b"\x0c")
 # a record's line: its glog prefix, then its JSON, whose first key is its event (torch writes it first)
-_HEAD = re.compile(rb'[VIWEC]\d{4} [\d:.]+\s+\d+ [^\]]*\] (\{\s*"([^"\\]+)")')
+_HEAD = re.compile(_PREFIX + rb'(\{\s*"([^"\\]+)")')
 
 
 def _records(fh: IO[bytes], stats: ReadStats) -> Iterator[tuple[bytes, bytes, int, int, int]]:
@@ -201,7 +201,7 @@ def _line_starts(buf: bytes, lo: int) -> list[int]:
     out += [m.end() for m in _LINE.finditer(buf, max(lo - 1, 0))]
     if out and out[-1] == len(buf):  # a newline last: the line after it is not in buf yet
         out.pop()
-    if buf[:1] in _SPACED_FIRST or _SPACED.search(buf, max(lo - 1, 0)):  # rare: a line of white space is none
+    if (buf and buf[0] in _SPACE) or _SPACED.search(buf, max(lo - 1, 0)):  # rare: a line of white space is none
         out = [s for s in out if buf[s] not in _SPACE or _holds(buf, s)]
     return out
 
