@@ -9,6 +9,7 @@ trace, a rank the trace does not hold, an output that cannot be written (one lin
 from __future__ import annotations
 
 import argparse
+import contextlib
 
 from kernel_ext.outputs import Outputs
 
@@ -23,12 +24,15 @@ def open_main(args: argparse.Namespace, outputs: Outputs) -> int:
         return error(problem)
     from compiler.summary import one_line
     from compiler.trace import TraceNotFound, read_trace, trace_report
+    from compiler.trace.parts import PageTrees
 
-    try:
-        opened = read_trace(args.paths)  # a page holds what a report left in its log, compressed (export.py)
-        report = trace_report(opened, args.rank)
-    except TraceNotFound as exc:
-        return error(str(exc))
+    with PageTrees() if outputs.html else contextlib.nullcontext() as trees:
+        try:  # a page holds what a report left in its log, compressed as the log is read
+            opened = read_trace(args.paths, trees)
+            report = trace_report(opened, args.rank)
+        except TraceNotFound as exc:
+            return error(str(exc))
+        parts = trees.parts(o.report for o in opened) if trees is not None else None
     for o in opened:
         who = f"rank {o.log.rank}" if o.log.rank is not None else "process"
         print(f"{who}: {o.log.path}: {one_line(o.report).removeprefix('dynamo: ')}")
@@ -44,4 +48,4 @@ def open_main(args: argparse.Namespace, outputs: Outputs) -> int:
         print()
         print_summary(report, title=" ".join(args.paths) + (f", rank {args.rank}" if args.rank is not None else ""))
     ranks = {o.log.rank: o.report for o in opened if o.log.rank is not None}  # several ranks: a page a rank
-    return 0 if outputs.write(report, say=say, ranks=ranks, complain=error) else 1
+    return 0 if outputs.write(report, say=say, ranks=ranks, parts=parts, complain=error) else 1

@@ -195,14 +195,14 @@ def standalone_html(report: dict[str, Any], parts: dict[str, Any] | None = None)
 
 def _held_parts(report: dict[str, Any], parts: dict[str, Any]) -> dict[str, Any] | None:
     """[Note: parts in a page] A page holds the whole of each part its report holds only in part: a trace's guard
-    trees from the log (``compiler.trace.parts.page_parts``), a run's rows and trees as the kernel keeps them
-    (``parts``), each gzip + base64 above 256 KB; ``{"keys": {key: blob index}, "blobs": [...]}`` (partsModel.ts
-    ``embedParts``), or None when there is none. A 385-layer model's parts are 43 MB as rows and text, 2 MB gzipped."""
+    trees from the log (``compiler.trace.parts.page_parts``; ``parts`` holds those compressed as the log was read,
+    ``PageBlob``), a run's rows and trees as the kernel keeps them (``parts``), each gzip + base64 above 256 KB;
+    ``{"keys": {key: blob index}, "blobs": [...]}`` (partsModel.ts ``embedParts``), or None when there is none. A 385-layer model's parts are 43 MB as rows and text, 2 MB gzipped."""
     from compiler.encoding import encode_value
     from compiler.model import json_ready
     from compiler.trace.parts import page_parts
 
-    held = page_parts(report) or {"keys": {}, "blobs": []}
+    held = page_parts(report, parts) or {"keys": {}, "blobs": []}  # a trace's trees compressed as it was read: ready
     for cut in report.get("parts_cut") or []:
         whole = parts.get(cut["key"])
         if whole is not None and cut["key"] not in held["keys"]:

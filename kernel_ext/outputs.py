@@ -74,7 +74,8 @@ class Outputs:
     ) -> bool:
         """Write the files; ``say`` gets one line a file written, ``complain`` (stderr) one line for a page that could not
         be made. ``ranks``: each rank's own report, for a page a rank; ``parts``: the whole of what the report holds
-        only in part (``CellRun.parts``), which the page holds. False when a file was not written."""
+        only in part (``CellRun.parts``; a trace's trees compressed as it was read, ``compiler.trace.parts.PageBlob``),
+        which the page holds. False when a file was not written."""
         complain = complain or (lambda line: print(line, file=sys.stderr))
         if self.json is not None:
             from compiler.encoding import write_report

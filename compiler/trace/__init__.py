@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .build import report_from_log
+from .parts import PageTrees
 from .reader import TraceLog, TraceNotFound, trace_logs
 
 __all__ = ["OpenedLog", "TraceNotFound", "read_trace", "trace_report"]
@@ -25,15 +26,16 @@ class OpenedLog:
     report: dict[str, Any]
 
 
-def read_trace(paths: list[str]) -> list[OpenedLog]:
+def read_trace(paths: list[str], trees: PageTrees | None = None) -> list[OpenedLog]:
     """The report of each log under ``paths`` (files or ``TORCH_TRACE`` directories), by rank. A log that holds no
     compile still gives a report (no frames): the process compiled nothing, or crashed before. A big guard tree
-    stays in its log (``parts_cut``; ``parts.resolve`` reads every one into a report)."""
+    stays in its log (``parts_cut``; ``parts.resolve`` reads every one into a report) and goes to ``trees``, where
+    given, compressed for a page as the log is read."""
     from ..schema import report_errors
 
     out = []
     for log in trace_logs(paths):
-        report = report_from_log(log).to_json()
+        report = report_from_log(log, trees).to_json()
         problems = report_errors(report)
         for problem in problems:
             report["diagnostics"].append({"kind": "schema_mismatch", "message": problem, "compile_id": None})

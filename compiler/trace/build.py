@@ -18,6 +18,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import json
+import os
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -41,7 +42,8 @@ from ..model import (
     TraceMissing,
     TraceSource,
 )
-from .panes import digest_tree, guards, phases, recompiles, shapes
+from .panes import TreeDigest, guards, lazy_tree, phases, recompiles, shapes
+from .parts import PageTrees
 from .reader import TraceLog, read_events
 
 __all__ = ["PAYLOAD_EVENTS", "keep_payload", "report_from_events", "report_from_log"]
@@ -106,16 +108,26 @@ def keep_payload(name: str) -> bool:
 _SKIMMED = frozenset({"describe_storage", "describe_source"})
 
 
-def report_from_log(log: TraceLog) -> CompileReport:
+def report_from_log(log: TraceLog, trees: PageTrees | None = None) -> CompileReport:
     """The report of one log file, read in one streaming pass (``log.stats`` filled); a big guard tree is counted as
-    it streams by and left in the log ([Note: a trace's big guard trees] in panes.py)."""
+    it streams by and left in the log ([Note: a trace's big guard trees] in panes.py), and handed to ``trees``, where
+    given, to be compressed for a page while the reading goes on."""
     events: list[TraceEvent] = []
     device: list[str] = []  # the device, once a describe_tensor has told it: the rest are skimmed
+    path = os.path.abspath(log.path)
 
     def skim(name: str) -> bool:
         return name in _SKIMMED or (name == "describe_tensor" and bool(device))
 
-    for ev in read_events(log, keep_payload, skim, digest_tree):
+    def digest(name: str, lines: bytes, offset: int) -> TreeDigest | None:
+        found = lazy_tree(name, lines)
+        if found is None:
+            return None
+        if trees is not None:
+            trees.hold((path, offset, len(lines)), found[1])
+        return found[0]
+
+    for ev in read_events(log, keep_payload, skim, digest):
         if not device and (found := _device_of(ev)):
             device.append(found)
         events.append(ev)

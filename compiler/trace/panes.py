@@ -8,7 +8,7 @@ builders (the cache story: ``collectors/caches/cache_story.py``, called by ``bui
 
 [Note: a trace's big guard trees] A model guards every parameter: a 12-layer encoder's tree is 0.7 MB and 1,500
 guards a compile, and a server's warm-up log holds hundreds of them (half of its bytes). A tree longer than
-``LAZY_TREE_CHARS`` is counted as the log streams, never cut out (``digest_tree``): the report holds its count
+``LAZY_TREE_CHARS`` is counted as the log streams, never cut out (``lazy_tree``): the report holds its count
 (``guard_count``) and, for its rows and its text, a part of ``parts_cut`` that names its bytes in the log (``kept``
 0, ``PartCut.log``), which ``compiler/trace/parts.py`` reads when a view asks (the kernel's ``%dynamo_open``, the
 ``--html`` page, a diff), as the kernel keeps a run's big parts.
@@ -39,8 +39,8 @@ from .reader import payload_of
 __all__ = [
     "GUARD_TREE",
     "LAZY_TREE_CHARS",
-    "digest_tree",
     "guards",
+    "lazy_tree",
     "phases",
     "recompiles",
     "shapes",
@@ -91,20 +91,21 @@ def tabbed_tree(lines: bytes) -> bytes | None:
     return None
 
 
-def digest_tree(name: str, lines: bytes) -> TreeDigest | None:
-    """What the report keeps of a big guard tree, from its lines' bytes as the log streams by, or None: a small tree,
-    cut out whole ([Note: a trace's big guard trees]). Counted on the bytes (no text built) when the tree is the
-    usual one (``tabbed_tree``); the same counts as ``count_leaves(tree_text(payload))`` otherwise."""
+def lazy_tree(name: str, lines: bytes) -> tuple[TreeDigest, bytes | str] | None:
+    """What the report keeps of a big guard tree, from its lines' bytes as the log streams by, and the tree as a page
+    holds it (``parts.page_parts``), or None: a small tree, cut out whole, or another record
+    ([Note: a trace's big guard trees]). The usual tree (``tabbed_tree``) is counted on its bytes, no text built, and held as its lines as
+    the log holds them; any other by its text (``count_leaves(tree_text(payload))``), held as its text."""
     if name != GUARD_TREE or len(lines) <= LAZY_TREE_CHARS:  # a line's bytes are at least its characters
         return None
-    tabbed = tabbed_tree(lines)
-    if tabbed is not None:
-        chars = len(tabbed) - tabbed.count(b"\n") - 1  # each line's tab
-        guards = len(_LEAF_IN_LOG.findall(tabbed)) + (_FIRST_LEAF_IN_LOG.match(tabbed) is not None)
+    tree: bytes | str | None = tabbed_tree(lines)
+    if isinstance(tree, bytes):
+        chars = len(tree) - tree.count(b"\n") - 1  # each line's tab
+        guards = len(_LEAF_IN_LOG.findall(tree)) + (_FIRST_LEAF_IN_LOG.match(tree) is not None)
     else:
         tree = tree_text(payload_of(lines))
         chars, guards = len(tree), count_leaves(tree)
-    return TreeDigest(guards=guards, chars=chars) if chars > LAZY_TREE_CHARS else None
+    return (TreeDigest(guards=guards, chars=chars), tree) if chars > LAZY_TREE_CHARS else None
 
 
 def guards(report: CompileReport, events: list[TraceEvent]) -> None:

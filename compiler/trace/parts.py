@@ -5,23 +5,26 @@ A part of ``parts_cut`` with a ``log`` (``LogSpan``) is a frame's guard tree (``
 filename)`` reads one from the log (the JSON the report would have held); ``resolve(report)`` puts every one into the
 report in place (a diff: what compares the whole); ``loaders(report)`` gives one loader a part, by its key, for a
 kernel that answers a view (kernel_ext/open_trace.py); ``page_parts(report)`` the trees a ``--html`` page holds,
-compressed, its view deriving the rows (labextension/src/model/guardTree.ts). Imports no torch.
+compressed, its view deriving the rows (labextension/src/model/guardTree.ts), which ``PageTrees`` compresses while the
+log is read (``open --html``). Imports no torch.
 """
 
 from __future__ import annotations
 
 import base64
+import collections
 import concurrent.futures
 import functools
 import gzip
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ..collectors.guards.guards import parse_tree, rows_from_tree
 from .panes import tabbed_tree, tree_text
 from .reader import payload_of, read_lines, read_span
 
-__all__ = ["PartGone", "load", "loaders", "page_parts", "resolve"]
+__all__ = ["PageBlob", "PageTrees", "PartGone", "load", "loaders", "page_parts", "resolve"]
 
 
 class PartGone(OSError):
@@ -81,22 +84,77 @@ def loaders(report: dict[str, Any]) -> dict[str, Callable[[], Any]]:
     return {cut["key"]: functools.partial(load, cut, files.get(cut["compile_id"], "")) for cut in _in_log(report)}
 
 
-def page_parts(report: dict[str, Any]) -> dict[str, Any] | None:
+@dataclass(frozen=True, slots=True)
+class PageBlob:
+    """A tree as a page holds it, compressed before the page is made (``PageTrees``): one of ``page_parts``'s blobs."""
+
+    blob: Any
+
+
+class PageTrees:
+    """The big guard trees of the logs being read, compressed for a page as they stream by (``open --html``;
+    ``build.report_from_log`` hands each one over): one thread compresses while the reading goes on (zlib lets go of
+    the GIL), at most ``_AHEAD`` trees wait (their bytes held). ``parts(reports)``: each of their parts' blob, by key,
+    for ``page_parts``. Close it (a ``with``) to let its thread go."""
+
+    def __init__(self) -> None:
+        self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="page-trees")
+        self._blobs: dict[tuple[str, int, int], concurrent.futures.Future[Any]] = {}
+        self._waiting: collections.deque[concurrent.futures.Future[Any]] = collections.deque()
+
+    def hold(self, where: tuple[str, int, int], tree: bytes | str) -> None:
+        """Compress ``tree`` (``panes.lazy_tree``'s), whose lines are at ``where`` (the log's absolute path, offset,
+        length), for a page."""
+        while self._waiting and (len(self._waiting) >= _AHEAD or self._waiting[0].done()):
+            self._waiting.popleft().result()
+        self._blobs[where] = future = self._pool.submit(_blob, tree)
+        self._waiting.append(future)
+
+    def parts(self, reports: Iterable[dict[str, Any]]) -> dict[str, PageBlob]:
+        """The blob of each part the ``reports`` left in their logs that was compressed here, by the part's key."""
+        out: dict[str, PageBlob] = {}
+        done: dict[tuple[str, int, int], PageBlob] = {}
+        for report in reports:
+            for cut in _in_log(report):
+                span = cut["log"]
+                where = (span["path"], span["offset"], span["length"])
+                if where not in done and where in self._blobs:
+                    done[where] = PageBlob(self._blobs[where].result())
+                if where in done:
+                    out[cut["key"]] = done[where]
+        return out
+
+    def __enter__(self) -> PageTrees:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._pool.shutdown(cancel_futures=True)
+
+
+_AHEAD = 16  # trees handed over and not compressed yet, at most (about 0.5 MB each on a 12-layer encoder)
+
+
+def page_parts(report: dict[str, Any], ready: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
     """What a page holds of the parts ``report`` left in its log (kernel_ext/export.py): ``{"keys": {key: blob index},
     "blobs": [...]}``, one blob a tree for its text and its rows (the view derives the rows, as ``load`` does): the
     usual tree as ``{"tabbed": the base64 of the gzip of its lines as the log holds them}`` (``panes.tabbed_tree``:
     the view drops each line's tab), any other as its text, gzip + base64 above 256 KB; a tree whose log cannot be
-    read is not held (its Load all says so). Compressed two at a time (zlib lets go of the GIL), at gzip's level 1
-    (twice as fast as 6, half as big again). None: the report left nothing in a log."""
+    read is not held (its Load all says so). ``ready``: parts by key, a ``PageBlob`` for a tree compressed as the log
+    was read (``PageTrees``); the others are read again and compressed two at a time (zlib lets go of the GIL), at
+    gzip's level 1 (twice as fast as 6, half as big again). None: the report left nothing in a log."""
     keys: dict[str, int] = {}
     blobs: list[Any] = []
     at: dict[tuple[str, int, int], int] = {}
-    batch: list[bytes | str] = []  # trees read, not yet compressed: a few at a time, not a log's hundreds of MB
+    batch: list[bytes | str | PageBlob] = []  # trees read, not yet compressed: a few at a time, not a log's hundreds of MB
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         for cut in _in_log(report):
             span = cut["log"]
             where = (span["path"], span["offset"], span["length"])
-            if where not in at:
+            held = (ready or {}).get(cut["key"])
+            if where not in at and isinstance(held, PageBlob):
+                at[where] = len(blobs) + len(batch)
+                batch.append(held)
+            elif where not in at:
                 try:
                     lines = read_lines(span["path"], (span["offset"], span["length"]))
                 except OSError:
@@ -115,9 +173,12 @@ def page_parts(report: dict[str, Any]) -> dict[str, Any] | None:
 _BATCH = 8  # trees compressed at once, two by two
 
 
-def _blob(tree: bytes | str) -> Any:
+def _blob(tree: bytes | str | PageBlob) -> Any:
     """One tree as a page holds it (``page_parts``)."""
     import orjson
+
+    if isinstance(tree, PageBlob):
+        return tree.blob
 
     from ..encoding import ENCODE_ABOVE, encode_json
 

@@ -93,11 +93,12 @@ def read_events(
     log: TraceLog,
     keep: Callable[[str], bool] = lambda name: True,
     skim: Callable[[str], bool] = lambda name: False,
-    digest: Callable[[str, bytes], Any] | None = None,
+    digest: Callable[[str, bytes, int], Any] | None = None,
 ) -> Iterator[TraceEvent]:
     """Every event of ``log`` in order; a payload only where ``keep(event name)``; a record whose name ``skim(name)``
-    is counted by name only (``stats.skimmed``: its metadata never parsed, no event); ``digest(name, lines)``, where not
-    None, stands for a kept payload (``TraceEvent.digest``: its lines' bytes as the log holds them, never cut out).
+    is counted by name only (``stats.skimmed``: its metadata never parsed, no event); ``digest(name, lines, offset)``,
+    where not None, stands for a kept payload (``TraceEvent.digest``: its lines' bytes as the log holds them and where
+    they start in it; the payload is never cut out).
     Fills ``log.stats``."""
     stats = log.stats
     strings: dict[int, str] = {}
@@ -135,7 +136,7 @@ def read_events(
                 ev.span = (offset, end - start)
                 if keep(ev.name):
                     lines = text[start:end]
-                    ev.digest = digest(ev.name, lines) if digest is not None else None
+                    ev.digest = digest(ev.name, lines, offset) if digest is not None else None
                     if ev.digest is None:
                         ev.payload = payload_of(lines)
             if ev.stack:

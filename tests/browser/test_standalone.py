@@ -243,9 +243,15 @@ def test_a_traces_page_loads_the_guards_its_log_held(built, offline, tmp_path, m
     _check_clean(page)
 
 
-def test_a_runs_page_loads_the_guards_its_report_holds_in_part(built, offline, tmp_path):
+def test_a_runs_page_loads_the_guards_its_report_holds_in_part(built, offline, tmp_path, monkeypatch):
     """[Note: parts in a page]: the page of a run whose report holds a frame's guards only in part (``parts_cut``: the
-    golden toy example's first frame cut to 2 rows) holds the whole, and the guards pane's Load all draws it offline."""
+    golden toy example's first frame cut to 2 rows) holds the whole, and the guards pane's Load all draws it offline.
+    The report and the rows are stored as a big report is (the limits lowered): gzipped in two halves at once
+    (``encoding.gzip_two``), which the browser's DecompressionStream reads as one stream."""
+    from compiler import encoding
+
+    monkeypatch.setattr(encoding, "ENCODE_ABOVE", 1000)
+    monkeypatch.setattr(encoding, "TWO_ABOVE", 1000)
     page = offline
     report = json.loads((labserver.REPO / "tests" / "goldens" / "toy_example.report.json").read_text())
     frame = report["frames"][0]

@@ -58,3 +58,28 @@ def test_the_notebook_bundle_stores_a_big_report_encoded(monkeypatch):
     shown = bundle(report)
     assert shown[MIME_TYPE]["encoding"] == "gzip+base64" and decode_report(shown[MIME_TYPE]) == report
     assert "<details" in shown["text/html"]  # the static view is made from the report, not the stored form
+
+
+def test_a_big_value_is_gzipped_in_two_halves_any_gzip_reader_takes(monkeypatch):
+    """Above ``TWO_ABOVE`` bytes the two halves are deflated at once (``gzip_two``): one gzip stream, read back whole
+    by the stdlib and by zlib's gzip mode, its header and trailer gzip's own, and a big report's JSON (orjson's)
+    decodes to the report exactly. The browser reads it too (tests/browser/test_standalone.py)."""
+    import gzip
+    import struct
+    import zlib
+
+    from compiler import encoding
+
+    report = _report("toy_example")
+    raw = encoding._compact(report)
+    assert json.loads(raw) == report and raw == json.dumps(report, separators=(",", ":"), ensure_ascii=False).encode()
+    monkeypatch.setattr(encoding, "TWO_ABOVE", 1000)
+    for level in (1, 6):
+        two = encoding.gzip_two(raw, level)
+        assert two != gzip.compress(raw, level, mtime=0)  # not the one-core stream
+        assert gzip.decompress(two) == raw == zlib.decompress(two, wbits=31)
+        assert two[:4] == b"\x1f\x8b\x08\x00" and struct.unpack("<II", two[-8:]) == (zlib.crc32(raw), len(raw))
+    monkeypatch.setattr(encoding, "ENCODE_ABOVE", 1000)
+    assert decode_report(encode_report(report)) == report
+    odd = {"big": 1 << 70, "text": "é\u2028"}  # what orjson refuses goes through the stdlib
+    assert json.loads(encoding._compact(odd)) == odd

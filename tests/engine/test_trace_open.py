@@ -397,7 +397,7 @@ def test_a_big_guard_tree_stays_in_the_log_until_a_view_asks(
     reads, when asked (a kernel's view, ``--html``, a diff), exactly what a report holding it whole holds."""
     from compiler.diff import load_side
     from compiler.trace import panes
-    from compiler.trace.parts import resolve
+    from compiler.trace.parts import PageTrees, page_parts, resolve
 
     monkeypatch.setattr(panes, "LAZY_TREE_CHARS", 200)
     log = tmp_path / "big.log"
@@ -434,6 +434,19 @@ def test_a_big_guard_tree_stays_in_the_log_until_a_view_asks(
         assert set(blob) == {"tabbed"}
         tree = gzip.decompress(base64.b64decode(blob["tabbed"])).decode()[1:].replace("\n\t", "\n")
         assert tree == whole[cut["compile_id"]]["guard_tree"]
+    # open --html compresses each tree as the log streams by (PageTrees), not read again after: the same blobs
+    with PageTrees() as trees:
+        [again] = read_trace([str(log)], trees)
+        ready = trees.parts([again.report])
+    assert set(ready) == {c["key"] for c in again.report["parts_cut"]}
+    moved = tmp_path / "moved.log"
+    log.rename(moved)  # nothing is read again: the page's blobs were made while reading
+    streamed_parts = page_parts(again.report, ready)
+    assert streamed_parts is not None and streamed_parts["blobs"] == held["blobs"]
+    moved.rename(log)
+    streamed = tmp_path / "streamed.html"
+    assert cli_main(["open", str(log), "--html", str(streamed)]) == 0
+    assert json.loads(streamed.read_text().split(f'id="{PARTS_ID}">', 1)[1].split("</script>", 1)[0])["blobs"] == held["blobs"]
     # a diff holds the whole, the same as a report that held it from the start
     assert resolve(lazy) == len(cuts) and not lazy["parts_cut"]
     assert lazy["frames"] == traced["trace"]["frames"]
@@ -449,9 +462,10 @@ def test_a_big_guard_tree_stays_in_the_log_until_a_view_asks(
 
 
 def test_a_big_trees_digest_counts_what_its_text_holds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``digest_tree`` counts a big tree on its bytes: the same guards and characters as the tree's text would give
+    """``lazy_tree`` counts a big tree on its bytes: the same guards and characters as the tree's text would give
     (``count_leaves(tree_text(payload))``), for torch's usual tree and for odd ones (no latency line, a non-ASCII
-    character, a line without its tab, white space at either end)."""
+    character, a line without its tab, white space at either end); the tree it hands a page is that text (the usual
+    one's lines as the log holds them: the view drops each line's tab)."""
     from compiler.collectors.guards.guards import count_leaves
     from compiler.trace import panes
     from compiler.trace.reader import payload_of
@@ -472,8 +486,12 @@ def test_a_big_trees_digest_counts_what_its_text_holds(monkeypatch: pytest.Monke
         if text is odd[3]:
             lines = lines.replace(b"\n\t\n", b"\n\n")  # a line a tool stripped of its tab
         want = panes.tree_text(payload_of(lines))
-        assert panes.digest_tree("dynamo_cpp_guards_str", lines) == panes.TreeDigest(guards=count_leaves(want), chars=len(want))
-    assert panes.digest_tree("dynamo_output_graph", lines) is None
+        found = panes.lazy_tree("dynamo_cpp_guards_str", lines)
+        assert found is not None and found[0] == panes.TreeDigest(guards=count_leaves(want), chars=len(want))
+        held = found[1]
+        assert (held.decode()[1:].replace("\n\t", "\n") if isinstance(held, bytes) else held) == want
+        assert isinstance(held, bytes) == (text is odd[0])  # torch's own is the usual tree
+    assert panes.lazy_tree("dynamo_output_graph", lines) is None
 
 
 def test_the_views_guard_tree_parser_is_checked_on_current_rows() -> None:
