@@ -35,7 +35,7 @@ from typing import Any
 
 import torch
 
-from . import _compat
+from . import _compat, caps
 from .backend import explorer_backend
 from .baseline import NOTICE as EAGER_NOTICE
 from .baseline import CallTimer, EagerCalls, baseline
@@ -278,6 +278,7 @@ def _finalize(
                     c.finalize(ctx, report)
             except Exception as exc:  # noqa: BLE001 - a capture bug must never cost the user their run
                 report.diagnose("collector_failed", f"{c.name}: {type(exc).__name__}: {exc}")
+        caps.cap(ctx, report)  # what every collector read whole, the report holds up to its caps
         if plain is not None and scaffold.timer is not None:
             report.eager_baseline = baseline(
                 report, plain[0], scaffold.ran_s, ctx.compiling_s, scaffold.timer, plain[1], profiled=ctx.options.profile

@@ -1,7 +1,8 @@
 """What ``%%dynamo`` shows and stores: one raw MIME bundle per run, and the ``--out`` object.
 
 Contents:
-- ``bundle(report)``: ``{MIME_TYPE: report, widget view, "text/html": static view, "text/plain": one line}``,
+- ``bundle(report)``: ``{MIME_TYPE: report, widget view, "text/html": static view, "text/plain": one line}`` (and,
+  from ``%%dynamo``, ``PARTS_MIME_TYPE``: what the report holds only in part, compressed),
   sent in place of the live progress line (its display updated to the bundle, see progress.py:
   [Note: the report takes the progress line's place]), or with ``display(bundle, raw=True)`` when there
   is no line. Each frontend draws the richest entry it can: JupyterLab and Notebook 7 with our extension the
@@ -20,6 +21,7 @@ from typing import Any
 
 from compiler import MIME_TYPE
 from compiler.encoding import encode_report
+from compiler.schema import PARTS_MIME_TYPE
 from compiler.summary import one_line
 
 from .static_html import render
@@ -28,11 +30,15 @@ from .widget import WIDGET_VIEW, widget_view
 __all__ = ["CompileReport", "bundle"]
 
 
-def bundle(report: dict, widget: bool | None = None, cell: str | None = None, progress: Any = None) -> dict:
+def bundle(
+    report: dict, widget: bool | None = None, cell: str | None = None, progress: Any = None, parts: dict | None = None
+) -> dict:
     """The raw display bundle for ``report`` (a schema-valid compile report dict). ``widget``: add the explorer as a
     widget (True: wherever anywidget can draw, as in marimo; None: when running in a Jupyter kernel; False: no).
     ``cell``: the ``%%dynamo`` cell's text, which the widget's Try it runs again with a fix. ``progress``: the
-    progress line's widget (progress.py), which then shows the report instead of a new widget."""
+    progress line's widget (progress.py), which then shows the report instead of a new widget. ``parts``: what the
+    report holds only in part, as the kernel keeps it (``parts.held``), carried beside it under ``PARTS_MIME_TYPE``
+    so that a saved notebook loads it without a kernel."""
     try:
         page = render(report)
     except Exception as exc:  # noqa: BLE001 - the fallback view must never cost the user their cell's result
@@ -44,6 +50,8 @@ def bundle(report: dict, widget: bool | None = None, cell: str | None = None, pr
     payload = encode_report(dict(report))
     summary = one_line(report)
     shown: dict = {MIME_TYPE: payload, "text/html": page, "text/plain": summary}
+    if parts:
+        shown[PARTS_MIME_TYPE] = parts
     if widget is not False:
         try:
             view = widget_view(payload, summary, anywhere=bool(widget), cell=cell, widget=progress)

@@ -197,7 +197,9 @@ def _held_parts(report: dict[str, Any], parts: dict[str, Any]) -> dict[str, Any]
     """[Note: parts in a page] A page holds the whole of each part its report holds only in part: a trace's guard
     trees from the log (``compiler.trace.parts.page_parts``; ``parts`` holds those compressed as the log was read,
     ``PageBlob``), a run's rows and trees as the kernel keeps them (``parts``), each gzip + base64 above 256 KB;
-    ``{"keys": {key: blob index}, "blobs": [...]}`` (partsModel.ts ``embedParts``), or None when there is none. A 385-layer model's parts are 43 MB as rows and text, 2 MB gzipped."""
+    ``{"keys": {key: blob index}, "blobs": [...]}`` (partsModel.ts ``embedParts``), or None when there is none. A
+    385-layer model's parts are 43 MB as rows and text, 2 MB gzipped. A ``%%dynamo`` output holds the same shape
+    beside its report (``kernel_ext.parts.held``, under ``PARTS_MIME_TYPE``): a saved notebook loads them too."""
     from compiler.encoding import encode_value
     from compiler.model import json_ready
     from compiler.trace.parts import page_parts

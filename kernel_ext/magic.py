@@ -32,6 +32,7 @@ from compiler.options import add_arguments
 
 from .display import CompileReport, bundle
 from .outputs import Outputs
+from .parts import held as held_parts
 from .parts import keep as keep_parts
 from .progress import ProgressLine
 
@@ -205,14 +206,15 @@ class DynamoMagics(Magics):
                 if run is None:  # no report will replace the line: it says so rather than stay spent
                     progress.finish(None)
         report = CompileReport(run.report)
-        keep_parts(run.parts)
+        stored = keep_parts(run.parts)
         self._remember(cell, options, run.report)
         if args.out:
             shell.user_ns[args.out] = report
         if not args.quiet:
             # [Note: the report takes the progress line's place] (kernel_ext/progress.py)
             source_line = f"%%dynamo {line}".rstrip()
-            shown = bundle(report, cell=source_line + "\n" + cell, progress=progress.widget if progress else None)
+            widget = progress.widget if progress else None  # the output holds the parts: a saved notebook loads them
+            shown = bundle(report, cell=source_line + "\n" + cell, progress=widget, parts=held_parts(stored))
             if progress is None or not progress.finish(shown):
                 display(shown, raw=True)
         html = os.path.abspath(args.html) if args.html is not None else None  # said where it is, in one line

@@ -15,7 +15,7 @@ is no longer kept.
 A report read from a trace leaves a big guard tree in its log (``PartCut.log``, compiler/trace/parts.py): ``open_trace``
 keeps a loader for each such part here (a callable: the log is read and the part parsed when a view asks, then kept).
 
-Contents: ``keep(parts)``, ``answer(key)``, ``register_comm_target(shell)``, ``COMM_TARGET``, ``KEEP_RUNS``.
+Contents: ``keep(parts)``, ``held(stored)``, ``answer(key)``, ``register_comm_target(shell)``, ``COMM_TARGET``, ``KEEP_RUNS``.
 Only the parts of the last ``KEEP_RUNS`` runs are kept, encoded (their JSON text: nothing of the user's).
 """
 
@@ -25,7 +25,7 @@ import threading
 from collections import deque
 from typing import Any
 
-__all__ = ["COMM_TARGET", "KEEP_RUNS", "answer", "keep", "register_comm_target"]
+__all__ = ["COMM_TARGET", "KEEP_RUNS", "answer", "held", "keep", "register_comm_target"]
 
 COMM_TARGET = "dynamo_explorer.parts"
 #: runs whose parts stay in the kernel (a 385-layer model's frame: ~54,000 guards and a 21 MB tree)
@@ -35,11 +35,11 @@ _runs: deque[dict[str, Any]] = deque(maxlen=KEEP_RUNS)  # oldest first; a new ru
 _lock = threading.Lock()
 
 
-def keep(parts: dict[str, Any]) -> None:
+def keep(parts: dict[str, Any]) -> dict[str, Any]:
     """Keep one run's parts (``CellRun.parts``) in the form they are sent in, dropping the oldest run's beyond
-    ``KEEP_RUNS``. Stored encoded: a 385-layer model's parts are 43 MB as rows and text, 2 MB gzipped (BENCHMARKS §12)."""
+    ``KEEP_RUNS``; that form, by key. Stored encoded: a 385-layer model's parts are 43 MB as rows and text, 2 MB gzipped (BENCHMARKS §12)."""
     if not parts:
-        return
+        return {}
     stored = {}
     for key, whole in parts.items():
         try:
@@ -48,6 +48,16 @@ def keep(parts: dict[str, Any]) -> None:
             continue
     with _lock:
         _runs.append(stored)
+    return stored
+
+
+def held(stored: dict[str, Any]) -> dict[str, Any] | None:
+    """What an output holds of one run's parts as ``keep`` stored them (``display.bundle``, under
+    ``PARTS_MIME_TYPE``: a saved notebook loads every guard without a kernel), in the shape of an ``--html`` page's
+    ([Note: parts in a page]): ``{"keys": {key: blob index}, "blobs": [...]}``; None when there is none (a part a
+    trace left in its log is read when asked, not held)."""
+    kept = {key: value for key, value in stored.items() if not callable(value)}
+    return {"keys": {key: i for i, key in enumerate(kept)}, "blobs": list(kept.values())} if kept else None
 
 
 def _stored(whole: Any) -> Any:

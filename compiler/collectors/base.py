@@ -239,12 +239,16 @@ class CaptureContext:
         finally:
             self._reading = None
 
-    def keep_part(self, report: CompileReport, part: CutPart, compile_id: str, kept: int, whole: Any) -> None:
+    def keep_part(
+        self, report: CompileReport, part: CutPart, compile_id: str, kept: int, whole: Any, graph: int | None = None
+    ) -> None:
         """``whole`` (a list, or a string) is in the report only in part (its first ``kept`` items or characters):
-        keep it for the process that ran the cell, which can hand it to a view that asks (``CellRun.parts``)."""
-        key = f"{uuid.uuid4().hex}:{part}:{compile_id}"  # no other run's, in any process
+        keep it for the process that ran the cell, which can hand it to a view that asks (``CellRun.parts``).
+        ``graph``: the graph whose part it is (``graph_code``)."""
+        key = f"{uuid.uuid4().hex}:{part}:{compile_id}" + (f":{graph}" if graph is not None else "")  # no other run's
         self.parts[key] = whole
-        report.parts_cut.append(PartCut(key=key, part=part, compile_id=compile_id, kept=kept, total=len(whole)))
+        cut = PartCut(key=key, part=part, compile_id=compile_id, kept=kept, total=len(whole), graph=graph)
+        report.parts_cut.append(cut)
 
     def new_epoch(self, metrics: Iterable[Any]) -> None:
         """A reset after the run compiled: what compiles from now on carries the next ``@n``; ``metrics``: the

@@ -94,7 +94,7 @@ GuardDifference = Literal["differs", "only_here"]
 FallbackAction = Literal["recompile", "eager", "error"]
 
 # --- where a report came from (trace.py) ---
-CutPart = Literal["guards", "guard_tree"]
+CutPart = Literal["guards", "guard_tree", "original_bytecode", "modified_bytecode", "graph_code"]
 CacheName = Literal["fx_graph", "aotautograd"]
 CacheStatus = Literal["hit", "miss", "bypass"]
 

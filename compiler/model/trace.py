@@ -23,6 +23,7 @@ class PartCut:
     kept: int
     total: int
     log: LogSpan | None = None  # where the whole part is in a trace's log (minor 24)
+    graph: int | None = None  # graph_code: the graph's id (minor 25)
 
 
 @dataclass(**_kw)

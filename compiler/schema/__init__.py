@@ -27,6 +27,8 @@ SCHEMA: dict[str, Any] = json.loads(resources.files(__name__).joinpath(SCHEMA_FI
 _META: dict[str, Any] = SCHEMA["x-dynamo-explorer"]  # version, MIME type and panes, written once, in the schema file
 SCHEMA_VERSION: tuple[int, int] = (_META["version"]["major"], _META["version"]["minor"])
 MIME_TYPE: str = _META["mime_type"]
+#: beside MIME_TYPE in one output: what its report holds only in part (kernel_ext/display.py)
+PARTS_MIME_TYPE: str = _META["parts_mime_type"]
 DIFF_SCHEMA: dict[str, Any] = json.loads(
     resources.files(__name__).joinpath("compile_diff.v1.schema.json").read_text(encoding="utf-8")
 )
@@ -45,6 +47,7 @@ __all__ = [
     "PANES",
     "PANE_SHOWS",
     "PANE_TITLES",
+    "PARTS_MIME_TYPE",
     "SCHEMA",
     "SCHEMA_VERSION",
     "report_errors",

@@ -64,6 +64,9 @@ export const SCHEMA_VERSION = { major: ${meta.version.major}, minor: ${meta.vers
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = ${JSON.stringify(meta.mime_type)};
 
+/** The MIME type, beside MIME_TYPE in one output, of what its report holds only in part (x-dynamo-explorer.parts_mime_type). */
+export const PARTS_MIME_TYPE = ${JSON.stringify(meta.parts_mime_type)};
+
 /** The schema majors this renderer reads (SchemaVersion.major's enum). */
 export const SUPPORTED_MAJORS: readonly number[] = ${JSON.stringify(majors)};
 

@@ -2019,15 +2019,15 @@ export interface PartCut {
    */
   key: string;
   /**
-   * guards: frames[].guards (rows); guard_tree: frames[].guard_tree (characters).
+   * guards: frames[].guards (rows); guard_tree: frames[].guard_tree (characters); (minor 25) original_bytecode, modified_bytecode: the frame's listing (instructions); graph_code: graphs[].code of the graph named by graph (characters).
    */
-  part: 'guards' | 'guard_tree';
+  part: 'guards' | 'guard_tree' | 'original_bytecode' | 'modified_bytecode' | 'graph_code';
   /**
    * The frame the part is of.
    */
   compile_id: string;
   /**
-   * Rows (guards) or characters (guard_tree) the report holds.
+   * Rows (guards, instructions) or characters (guard_tree, graph_code) the report holds.
    */
   kept: number;
   /**
@@ -2038,6 +2038,10 @@ export interface PartCut {
    * (minor 24) Where the whole part is in the structured-trace log the report was read from (a report read from a trace: kept 0, read when a view asks); null: the kernel that ran the cell keeps it.
    */
   log?: null | LogSpan;
+  /**
+   * (minor 25) graph_code: the id of the graph (graphs[].id) whose code it is; null for a frame's part.
+   */
+  graph?: number | null;
 }
 /**
  * (minor 24) A payload in a structured-trace log: its lines' bytes, each after its tab (compiler/trace/reader.py read_span); a .gz log's offsets are into its uncompressed text.
@@ -2621,10 +2625,13 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 24 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 25 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";
+
+/** The MIME type, beside MIME_TYPE in one output, of what its report holds only in part (x-dynamo-explorer.parts_mime_type). */
+export const PARTS_MIME_TYPE = "application/vnd.dynamo-explorer.parts.v1+json";
 
 /** The schema majors this renderer reads (SchemaVersion.major's enum). */
 export const SUPPORTED_MAJORS: readonly number[] = [1];

@@ -12,9 +12,11 @@ import type { AnyModel, RenderProps } from '@anywidget/types';
 import widget, { type IExplorerState } from '../src/hosts/anywidget';
 import { setReportHost } from '../src/view/reportHub';
 import { guardRowsFromTree } from '../src/model/guardTree';
-import { embedParts, embeddedLoader, loadKey } from '../src/model/partsModel';
+import { embedParts, embeddedLoader, heldIn, loadKey } from '../src/model/partsModel';
+import { RenderedReport } from '../src/hosts/widget';
+import { MIME_TYPE, PARTS_MIME_TYPE } from '../src/schema';
 import type { CompileReport, PartCut } from '../src/schema';
-import { golden, pane, render, settled } from './helpers';
+import { golden, mimeModel, pane, render, settled } from './helpers';
 
 /** The toy example with [0/0]'s guards cut to 2 and its tree to 3 lines, and what the kernel keeps whole. */
 function cutReport(): { report: CompileReport; whole: Record<string, unknown> } {
@@ -132,6 +134,45 @@ describe('parts a report holds only in part', () => {
     expect(guards.querySelector('.jp-DynamoExplorer-guardTree pre')!.textContent).not.toContain('(truncated)');
   });
 
+  it("loads a frame's whole modified bytecode and a graph's whole code from the kernel (minor 25)", async () => {
+    const report = golden('toy_example');
+    const frame = report.frames.find(f => f.modified_bytecode.length > 4)!;
+    const graph = report.graphs.find(g => g.compile_id === frame.compile_id && g.kind === 'dynamo')!;
+    const listing = frame.modified_bytecode;
+    const code = graph.code;
+    const cid = frame.compile_id;
+    const cutAt = code.indexOf('\n', 10);
+    report.parts_cut = [
+      { key: 'b:modified_bytecode', part: 'modified_bytecode', compile_id: cid, kept: 3, total: listing.length },
+      { key: 'c:graph_code', part: 'graph_code', compile_id: cid, kept: cutAt, total: code.length, graph: graph.id }
+    ];
+    frame.modified_bytecode = listing.slice(0, 3);
+    graph.code = code.slice(0, cutAt);
+    const { model, asked } = kernelModel(report, { 'b:modified_bytecode': listing, 'c:graph_code': code });
+    const root = await drawWidget(model);
+    pane(root, 'frames').querySelector<HTMLElement>(`[data-compile-id="${cid}"]`)?.click();
+    await settled(root);
+    const bytecode = pane(root, 'modified-bytecode');
+    const line = bytecode.querySelector<HTMLElement>('.jp-DynamoExplorer-partCut[data-part="modified_bytecode"]')!;
+    expect(line.textContent).toContain(`The report holds the first 3 of ${listing.length} instructions`);
+    line.querySelector<HTMLButtonElement>('button')!.click();
+    await vi.waitFor(() => expect(bytecode.querySelector('.jp-DynamoExplorer-partCut')).toBeNull());
+    expect(frame.modified_bytecode).toEqual(listing);
+    const codePane = pane(root, 'code');
+    const codeLine = codePane.querySelector<HTMLElement>('.jp-DynamoExplorer-partCut[data-part="graph_code"]')!;
+    expect(codeLine.textContent).toContain(
+      `The report holds the first ${cutAt} of ${code.length} characters of its code`
+    );
+    codeLine.querySelector<HTMLButtonElement>('button')!.click();
+    await vi.waitFor(() => expect(codePane.querySelector('.jp-DynamoExplorer-partCut')).toBeNull());
+    expect(graph.code).toBe(code);
+    expect(codePane.querySelectorAll('.jp-DynamoExplorer-codeLines .jp-DynamoExplorer-row').length).toBe(
+      code.split('\n').length
+    );
+    expect(asked).toEqual(['b:modified_bytecode', 'c:graph_code']);
+    expect(report.parts_cut).toEqual([]);
+  });
+
   it('says why when the kernel no longer keeps the part, and the button stays', async () => {
     const { report } = cutReport();
     const { model } = kernelModel(report, {});
@@ -207,6 +248,32 @@ describe('parts a report holds only in part', () => {
     } finally {
       embedParts(null);
     }
+  });
+
+  it("a notebook's output holds its parts beside its report: Load all without a kernel, let go when disposed", async () => {
+    setReportHost(null); // a saved notebook opened without a kernel
+    const { report, whole } = cutReport();
+    const rows = whole['k1:guards:0/0'] as unknown[];
+    const raw = JSON.stringify(rows);
+    const stored = { encoding: 'gzip+base64', data: gzipSync(raw).toString('base64'), bytes: raw.length };
+    const widget = new RenderedReport(MIME_TYPE);
+    document.body.appendChild(widget.node);
+    const model = mimeModel(report);
+    model.data[PARTS_MIME_TYPE] = {
+      keys: { 'k1:guards:0/0': 0, 'k2:guard_tree:0/0': 1 },
+      blobs: [stored, whole['k2:guard_tree:0/0']]
+    };
+    await widget.renderModel(model);
+    const guards = pane(widget.node, 'guards');
+    const line = guards.querySelector<HTMLElement>('.jp-DynamoExplorer-partCut[data-part="guards"]')!;
+    expect(line.querySelector('button')!.textContent).toBe(`Load all ${rows.length} from this notebook`);
+    line.querySelector<HTMLButtonElement>('button')!.click();
+    await vi.waitFor(() => expect(guards.querySelector('.jp-DynamoExplorer-partCut[data-part="guards"]')).toBeNull());
+    expect(report.frames[0].guards).toEqual(rows);
+    expect(heldIn('k2:guard_tree:0/0')).toBe('notebook');
+    widget.dispose();
+    expect(heldIn('k2:guard_tree:0/0')).toBeNull();
+    expect(embeddedLoader()).toBeNull();
   });
 
   it("reads a tree a page holds as the trace's log held it, each line after a tab", async () => {

@@ -10,8 +10,9 @@
   expected and actual (Dynamo's own one marked), the automatic-dynamic decision on the int with its symbol, and
   the guard diff with the failed tensor guard marked.
 - A frame whose guards and guard tree the report holds only in part (issue 24: caps lowered in the kernel): the
-  pane says how much it holds, and "Load all" brings the whole from the kernel through our comm target
-  (kernel_ext/parts.py), the rows and the tree drawn in place.
+  pane says how much it holds, and "Load all" brings the whole from what the output holds beside the report, in
+  the notebook saved and opened again without the kernel that ran it (issue 44), the rows and the tree drawn in
+  place. (The kernel's comm target answers the widget: tests/browser/test_widget.py, tests/kernel/.)
 - Contrast: axe-core's ``color-contrast`` rule (WCAG AA), injected from node_modules, finds no violation inside
   the explorer with the toy_example and recompile_dtype reports shown (the recompile with its guard diff open),
   in JupyterLab Light and in JupyterLab Dark. axe cannot read an SVG's backgrounds, so the FX picture's node
@@ -202,12 +203,18 @@ def test_symbols_in_the_frame_title_and_the_recompile_timeline_on_a_real_cell(la
 CUT_CAPS = "%load_ext kernel_ext\nimport torch\nfrom compiler.collectors.guards import guards\nguards.MAX_GUARDS_PER_FRAME, guards.MAX_TREE_CHARS = 2, 300"
 
 
-def test_the_whole_of_a_cut_part_loads_from_the_kernel(lab, page):
+def test_the_whole_of_a_cut_part_loads_from_the_notebook_saved_and_reopened(lab, page):
+    """The output holds what its report holds in part beside it (minor 25, ``PARTS_MIME_TYPE``): saved, the kernel
+    gone, opened again with a new kernel that never ran the cell, Load all draws every guard and the whole tree."""
     _run_notebook(page, lab, "cut.ipynb", [CUT_CAPS, DOUBLE_CELL])
-    root = page.locator(ROOT)
     report = page.evaluate(labserver.REPORT_JS)
     cut = {c["part"]: c for c in report["parts_cut"] if c["compile_id"] == "0/0"}
     assert cut["guards"]["kept"] == 2 and cut["guards"]["total"] > 2
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    page.wait_for_timeout(1000)
+    lab.reset()  # the kernel that ran the cell, and the parts it kept, are gone
+    _open_saved(page, lab, "cut.ipynb", 1)
+    root = page.locator(ROOT)
 
     guards = root.locator('[data-pane="guards"]')
     title = guards.locator(".jp-DynamoExplorer-paneTitleText")
@@ -217,6 +224,7 @@ def test_the_whole_of_a_cut_part_loads_from_the_kernel(lab, page):
     held = rows.inner_text()
     line = guards.locator('.jp-DynamoExplorer-partCut[data-part="guards"]')
     assert f"first 2 of {cut['guards']['total']} guards" in line.inner_text()
+    assert line.locator("button").inner_text() == f"Load all {cut['guards']['total']} from this notebook"
     line.locator("button").click()
     guards.locator('.jp-DynamoExplorer-partCut[data-part="guards"]').wait_for(state="detached", timeout=60_000)
     assert title.inner_text().endswith(f"({cut['guards']['total']})")

@@ -179,6 +179,46 @@ def test_huge_guard_lists_are_capped_with_a_diagnostic(monkeypatch):
     assert f'id="{PARTS_ID}"' not in standalone_html(rep)  # without the run's parts (a report read back from its JSON): none
 
 
+def test_long_listings_and_graph_code_are_capped_and_kept_whole(monkeypatch):
+    """compiler/caps.py: a bytecode listing past ``MAX_INSTRUCTIONS`` rows and a graph's code past ``MAX_CODE_CHARS``
+    (lowered here) are held in part, each with a ``truncated`` diagnostic, the whole kept for a view's Load all, after
+    every collector read the whole (the frame's graph links still point into the cut listing)."""
+    from compiler import caps
+    from compiler.model import json_ready
+
+    from .helpers import run
+
+    whole = run(CASES["toy_example"]["source"]).report
+    monkeypatch.setattr(caps, "MAX_INSTRUCTIONS", 6)
+    monkeypatch.setattr(caps, "MAX_CODE_CHARS", 120)
+    ran = run(CASES["toy_example"]["source"])
+    rep = ran.report
+    assert rep["diagnostics"] and not [d for d in rep["diagnostics"] if d["kind"] == "schema_mismatch"]
+    cuts = {(c["part"], c["compile_id"], c["graph"]): c for c in rep["parts_cut"]}
+    assert len(rep["frames"]) == len(whole["frames"]) and len(rep["graphs"]) == len(whole["graphs"])
+    for frame, uncut in zip(rep["frames"], whole["frames"], strict=True):  # the same compiles (ids of another run)
+        for part in ("original_bytecode", "modified_bytecode"):
+            listing = uncut[part]
+            cut = cuts.get((part, frame["compile_id"], None))
+            assert (cut is not None) == (len(listing) > 6), (part, frame["compile_id"])
+            if cut is not None:
+                assert (cut["kept"], cut["total"], len(frame[part])) == (6, len(listing), 6)
+                kept = json_ready(ran.parts[cut["key"]])  # this run's (its names are this run's own)
+                assert [(r["offset"], r["opname"]) for r in kept] == [(r["offset"], r["opname"]) for r in listing]
+                assert frame[part] == kept[:6]
+    graphs = {g["id"]: w for g, w in zip(rep["graphs"], whole["graphs"], strict=True)}
+    cut_graphs = [g for g in rep["graphs"] if ("graph_code", g["compile_id"], g["id"]) in cuts]
+    assert cut_graphs and all(len(graphs[g["id"]]["code"]) > 120 for g in cut_graphs)
+    for graph in cut_graphs:
+        cut = cuts["graph_code", graph["compile_id"], graph["id"]]
+        code = ran.parts[cut["key"]]
+        assert len(code) == len(graphs[graph["id"]]["code"]) and graph["code"] == code[: cut["kept"]]
+        assert code[cut["kept"]] == "\n" and len(graph["nodes"]) == len(graphs[graph["id"]]["nodes"])  # nodes: whole
+    said = [d["message"] for d in rep["diagnostics"] if d["kind"] == "truncated"]
+    assert len(said) == len(rep["parts_cut"]) and any("TORCH_LOGS=bytecode" in m for m in said)
+    assert any("TORCH_LOGS=graph_code" in m for m in said)
+
+
 def test_a_report_that_breaks_the_contract_gets_a_diagnostic_not_a_crash(monkeypatch):
     """At run time a schema mismatch is reported in the report itself; the user's run goes on."""
     from compiler.collectors import frames

@@ -262,3 +262,27 @@ def test_the_kernel_keeps_the_parts_a_report_holds_in_part_and_hands_them_over(n
     assert got["sizes"] == [total for *_, total in cuts]  # the whole: every guard row, every character
     assert got["none"] and "run the cell again" in got["missing"]
     assert got["comm"] == [cuts[0][3], True]  # the renderer's comm: one answer, then closed
+
+
+def test_a_dynamo_output_holds_what_its_report_holds_in_part_for_a_saved_notebook(nb):
+    """Beside the report (schema minor 25: ``PARTS_MIME_TYPE``), the output carries the whole of each part the report
+    holds in part, as the kernel sends it (gzip + base64 when big): a saved notebook loads every guard without a
+    kernel (labextension/tests/parts.spec.ts draws it). An output whose report holds everything carries none."""
+    import base64
+    import gzip
+
+    from compiler.schema import PARTS_MIME_TYPE
+
+    assert PARTS_MIME_TYPE not in _bundle(cell(nb, "toy"))
+    data = _bundle(cell(nb, "cut"))
+    held = data[PARTS_MIME_TYPE]
+    report = data[MIME]
+    if report.get("encoding"):
+        report = json.loads(gzip.decompress(base64.b64decode(report["data"])))
+    cuts = report["parts_cut"]
+    assert set(held["keys"]) == {c["key"] for c in cuts} and len(held["blobs"]) == len(cuts)
+    for c in cuts:
+        blob = held["blobs"][held["keys"][c["key"]]]
+        whole = json.loads(gzip.decompress(base64.b64decode(blob["data"]))) if isinstance(blob, dict) else blob
+        assert len(whole) == c["total"] > c["kept"], c["part"]
+    assert set(data) == BUNDLE | {PARTS_MIME_TYPE}

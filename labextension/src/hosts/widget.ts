@@ -4,6 +4,8 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 import { loadReport } from '../model/encoding';
+import { holdParts } from '../model/partsModel';
+import { PARTS_MIME_TYPE } from '../schema';
 import { announceReport, withdrawReport } from '../view/reportHub';
 import { CLASS_NAME } from './rootClasses';
 import { ReportView, showProblem } from '../view/view';
@@ -15,6 +17,7 @@ export { CLASS_NAME } from './rootClasses';
  */
 export class RenderedReport extends Widget implements IRenderMime.IRenderer {
   private _view: ReportView | null = null;
+  private _releaseParts: () => void = () => undefined;
 
   /**
    * Construct a renderer for one MIME type.
@@ -35,6 +38,8 @@ export class RenderedReport extends Widget implements IRenderMime.IRenderer {
    */
   async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
     const started = performance.now();
+    this._releaseParts(); // what the output holds in part beside the report (a saved notebook: no kernel needed)
+    this._releaseParts = holdParts(model.data[PARTS_MIME_TYPE], 'notebook');
     await this._draw(model.data[this._mimeType]);
     // For the benchmark: milliseconds from renderModel() to the first complete view.
     this.node.dataset.renderMs = String(Math.round(performance.now() - started));
@@ -67,6 +72,7 @@ export class RenderedReport extends Widget implements IRenderMime.IRenderer {
    */
   dispose(): void {
     this._teardown();
+    this._releaseParts();
     super.dispose();
   }
 

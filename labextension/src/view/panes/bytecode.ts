@@ -24,6 +24,8 @@ import { codeBlock } from '../highlight';
 import { lineColourClass } from '../linking';
 import type { Frame, Instruction } from '../../schema';
 import { refLink } from './bytecodeRefs';
+import { partCut } from '../../model/partsModel';
+import { partControl } from './partControl';
 import { Pane, toggle } from './pane';
 
 export type { BytecodeKind } from './bytecodeAlign';
@@ -135,6 +137,11 @@ export class BytecodePane extends Pane {
         this._kind === 'modified' ? '<no modified bytecode: Dynamo kept the original code>' : '<no bytecode>'
       );
       return;
+    }
+    const cut = partCut(this.ctx.report, frame, this._kind === 'original' ? 'original_bytecode' : 'modified_bytecode');
+    if (cut) {
+      const words = { unit: 'instructions', logs: 'bytecode' };
+      this.body.appendChild(partControl(this.ctx, frame, cut, words, () => void this.update(frame)));
     }
     const folds = this._kind === 'modified' && this._folding ? findFolds(code, this._breakLines(frame)) : [];
     const items = bytecodeItems(code, folds);

@@ -14,10 +14,12 @@ import type { IViewContext } from '../context';
 import { clear, h } from '../../dom';
 import type { IKernelRef } from '../../model/kernels';
 import type { Frame, Graph } from '../../schema';
-import { PREVIEW_LINES } from '../highlight';
+import { PREVIEW_CHARS, PREVIEW_LINES } from '../highlight';
 import { codeLines, FILE_COMMENT, KIND_TITLE, nodeNamed, rowKey, type IBuilt } from './codeRows';
 import { outputCode, type IOutputCodeHost } from './outputCode';
 import { Pane } from './pane';
+import { partCut } from '../../model/partsModel';
+import { partControl } from './partControl';
 
 /** Code above this many lines is shown plain at first and highlighted in the background. */
 const AWAIT_HIGHLIGHT_LINES = 2000;
@@ -175,10 +177,24 @@ export class CodePane extends Pane {
     return tabs;
   }
 
-  /** A graph's code, each line linked to the source line of its node or `# File:` comment. */
+  /**
+   * A graph's code, each line linked to the source line of its node or `# File:` comment; the line that loads the
+   * whole first when the report holds its code in part (caps.py: past 1 MB).
+   */
   private _graphCode(frame: Frame, graph: Graph): IBuilt {
+    const built = this._graphLines(frame, graph);
+    const cut = partCut(this.ctx.report, frame, 'graph_code', graph.id);
+    if (!cut) {
+      return built;
+    }
+    const reopen = (): void => void this.update(frame).then(() => this._open?.(`graph-${graph.id}`));
+    const line = partControl(this.ctx, frame, cut, { unit: 'characters of its code', logs: 'graph_code' }, reopen);
+    return { ...built, element: h('div', {}, line, built.element) };
+  }
+
+  private _graphLines(frame: Frame, graph: Graph): IBuilt {
     const raw = graph.code.split('\n');
-    if (raw.length > PREVIEW_LINES) {
+    if (raw.length > PREVIEW_LINES || graph.code.length > PREVIEW_CHARS) {
       return codeLines(this._host, this.ctx.index.labelPaths(graph.code), 'python', 1, []); // one plain block: no rows to link
     }
     const keys = raw.map(text => {

@@ -5,7 +5,15 @@
  */
 import type { IViewContext } from '../context';
 import { clear, h } from '../../dom';
-import { appendLine, codeBlock, highlightLines, PREVIEW_LINES, type Language, type Line } from '../highlight';
+import {
+  appendLine,
+  codeBlock,
+  highlightLines,
+  PREVIEW_CHARS,
+  PREVIEW_LINES,
+  type Language,
+  type Line
+} from '../highlight';
 import { lineColourClass } from '../linking';
 import type { Frame, Graph, GraphKind, Node as FxNode } from '../../schema';
 import type { IPaneParts } from './pane';
@@ -52,7 +60,7 @@ export function nodeNamed(graph: Graph, name: string): FxNode | undefined {
 /** Code drawn as linked rows (plain first, then highlighted), or as one block past PREVIEW_LINES. */
 export function codeLines(host: IPaneParts, code: string, language: Language, first: number, keys: RowKey[]): IBuilt {
   const texts = code.split('\n');
-  if (texts.length > PREVIEW_LINES) {
+  if (texts.length > PREVIEW_LINES || code.length > PREVIEW_CHARS) {
     const b = codeBlock(code, language);
     return { ...b, lines: texts.length };
   }

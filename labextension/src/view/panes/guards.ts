@@ -86,7 +86,9 @@ export class GuardsPane extends Pane {
       .map(s => ({ type: 'SHAPE', source: '', code: [s.expr], line: s.line, origin: 'SHAPE_ENV' }));
     const { groups, state } = orderGuards([...extra, ...frame.guards], failedKeys, shapeExprs);
     if (guardsCut) {
-      this.body.appendChild(partControl(this.ctx, frame, guardsCut, { unit: 'guards' }, () => void this.update(frame)));
+      this.body.appendChild(
+        partControl(this.ctx, frame, guardsCut, { unit: 'guards', logs: 'guards' }, () => void this.update(frame))
+      );
     }
     const list = h('div', { class: 'jp-DynamoExplorer-guardList', data: { section: 'guards' } });
     this.body.appendChild(list);
@@ -109,7 +111,9 @@ export class GuardsPane extends Pane {
           void this.update(frame).then(() =>
             this.body.querySelector('.jp-DynamoExplorer-guardTree')?.setAttribute('open', '')
           );
-        details.appendChild(partControl(this.ctx, frame, treeCut, { unit: 'characters of the tree' }, reopen));
+        details.appendChild(
+          partControl(this.ctx, frame, treeCut, { unit: 'characters of the tree', logs: 'guards' }, reopen)
+        );
       }
       const shown = details.childElementCount;
       details.addEventListener('toggle', () => {

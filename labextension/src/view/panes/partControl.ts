@@ -1,20 +1,22 @@
 /**
  * The line a pane draws where the report holds only part of an artifact (schema `parts_cut`: a frame's guards
- * beyond 5,000, a guard tree beyond 1 MB): how much is shown, and a button that loads the whole from the kernel
+ * beyond 5,000, a guard tree beyond 1 MB, a bytecode listing beyond 50,000 instructions, a graph's code beyond 1 MB): how much is shown, and a button that loads the whole from the kernel
  * that ran the cell (partsModel.ts, through the view's host). Without a kernel to ask (a saved notebook, the
  * `--html` page) the click says where to see all of it instead. A report read from a trace may leave a big guard
  * tree in its log (`PartCut.log`, kept 0): the kernel that opened it reads it from there.
  */
 import type { IViewContext } from '../context';
 import { button, h } from '../../dom';
-import { applyWhole, embeddedLoader, loadKey, pageHolds } from '../../model/partsModel';
+import { applyWhole, embeddedLoader, heldIn, loadKey } from '../../model/partsModel';
 import { partLoader } from '../reportHub';
 import type { Frame, PartCut } from '../../schema';
 
 /** How a part is named on its line. */
 export interface IPartWords {
-  /** 'guards' / 'characters of the guard tree' */
+  /** 'guards' / 'characters of the guard tree' / 'instructions' */
   unit: string;
+  /** The TORCH_LOGS artifact that prints all of it: 'guards', 'bytecode', 'graph_code'. */
+  logs: string;
 }
 
 const n = (value: number): string => value.toLocaleString('en-US');
@@ -31,7 +33,7 @@ export function partControl(
 ): HTMLElement {
   const status = h('span', { class: 'jp-DynamoExplorer-partStatus' });
   const inLog = cut.log ?? null;
-  const inPage = pageHolds(cut.key); // the --html page of a trace's report holds what the log held
+  const inPage = heldIn(cut.key); // the --html page, or the notebook's output, holds the whole: no kernel needed
   const line = h(
     'div',
     { class: 'jp-DynamoExplorer-partCut', data: { part: cut.part, state: 'cut' } },
@@ -42,11 +44,11 @@ export function partControl(
         : `The report holds the first ${n(cut.kept)} of ${n(cut.total)} ${words.unit}. `
     })
   );
-  const from = inPage ? 'this page' : inLog ? "the trace's log" : 'the kernel';
+  const from = inPage ? `this ${inPage}` : inLog ? "the trace's log" : 'the kernel';
   const load = button(`Load all ${n(cut.total)} from ${from}`, () => void run(), {
     class: 'jp-DynamoExplorer-partLoad',
     title: inPage
-      ? 'This page holds it compressed'
+      ? `This ${inPage} holds it compressed`
       : inLog
         ? 'The kernel that opened the trace reads it from the log'
         : 'The kernel that ran this cell keeps the whole of it while it runs'
@@ -60,7 +62,7 @@ export function partControl(
         ? ` No kernel to ask here: open the trace in a notebook (%dynamo_open ${inLog.path}), or write a page that ` +
           `holds all of it (dynamo-explorer open ${inLog.path} --html).`
         : ' No kernel to ask here: the kernel that ran this cell keeps it while it runs (run the cell again there), ' +
-          'or run with TORCH_LOGS=guards to print it.';
+          `or run with TORCH_LOGS=${words.logs} to print it.`;
       return;
     }
     load.disabled = true;
