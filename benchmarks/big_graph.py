@@ -1,7 +1,7 @@
 """Issue 44 item 2's capture figure: the peak memory and time of capturing a 100,000-node graph, against plain
 ``torch.compile`` on the same work.
 
-    python benchmarks/big_graph.py [--layers 3850] [--repeat 2] [--report OUT.json]
+    python benchmarks/big_graph.py [--layers 3850] [--repeat 2] [--report OUT.json] [--only plain|explorer]
 
 The model is render_bench.py's (``MODEL_CELL``): a ``torch.nn.TransformerEncoder`` of ``--layers`` layers (3,850: one
 frame, a 100,102-node FX graph, 539,093 guards), called from a cell function, backend ``eager``. Each side runs in a
@@ -56,25 +56,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--report", type=Path, help="keep the explorer's last report here")
     parser.add_argument("--json", type=Path, help="write the measurements here")
+    parser.add_argument("--only", choices=("plain", "explorer"), help="run one side only")
     args = parser.parse_args(argv)
     source = MODEL_CELL.format(layers=args.layers)
     runs: dict[str, list[tuple[float, float]]] = {"plain": [], "explorer": []}
     with tempfile.TemporaryDirectory() as tmp:
-        out = str(args.report or Path(tmp) / "report.json")
+        out = str((args.report or Path(tmp) / "report.json").resolve())
         for i in range(args.repeat):
             for side in ("plain", "explorer") if i % 2 == 0 else ("explorer", "plain"):
+                if args.only not in (None, side):
+                    continue
                 code = PLAIN.format(source=source) if side == "plain" else EXPLORER.format(repo=str(REPO), source=source, out=out)
                 wall, mb = _rss_of([sys.executable, "-c", code], cwd=tmp)
                 runs[side].append((wall, mb))
                 print(f"run {i + 1} {side}: {wall:.1f} s, peak {mb:,.0f} MB", flush=True)
     summary = {}
     for side, got in runs.items():
+        if not got:
+            continue
         walls, peaks = [w for w, _ in got], [m for _, m in got]
         summary[side] = {"wall_s": statistics.median(walls), "peak_mb": statistics.median(peaks), "runs": got}
         print(
             f"{side}: {statistics.median(walls):.1f} s ({min(walls):.1f}-{max(walls):.1f}), peak "
             f"{statistics.median(peaks):,.0f} MB ({min(peaks):,.0f}-{max(peaks):,.0f})"
         )
+    if len(summary) < 2:
+        return 0
     ratio = summary["explorer"]["peak_mb"] / summary["plain"]["peak_mb"]
     print(f"explorer / plain: time {summary['explorer']['wall_s'] / summary['plain']['wall_s']:.2f}x, peak memory {ratio:.2f}x")
     if args.json:

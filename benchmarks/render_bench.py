@@ -6,8 +6,9 @@ kernel and Debian chromium. The report comes from the real engine run on a real 
 called from a cell function so that ``forward`` is one frame. Pass ``--report PATH`` to time any saved
 report instead.
 
-For each run a cell displays the report with the same bundle ``%%dynamo`` shows
-(``kernel_ext.display.bundle``) and the script records, in the page:
+For each run a cell displays the report with the same bundle ``%%dynamo`` shows (``kernel_ext.display.bundle``,
+with what the report holds in part beside it when ``NAME.parts.json`` is next to the report: a generated report's
+is) and the script records, in the page:
 - ``render``: renderModel() to the first complete view (the renderer's ``data-render-ms``);
 - ``output_to_ready``: the display_data message reaching the page to ``data-status="ready"``;
 - ``exec_to_ready``: running the cell to ``data-status="ready"`` (kernel side included).
@@ -59,6 +60,9 @@ GENERATE = textwrap.dedent(
         raise run.exception
     with open({out!r}, "w") as f:
         json.dump(run.report, f)
+    from kernel_ext.parts import held, keep  # what a %%dynamo output holds beside the report
+    with open({parts!r}, "w") as f:
+        json.dump(held(keep(run.parts)), f)
     print(f"engine: {{time.perf_counter() - started:.1f}} s")
     """
 )
@@ -69,7 +73,12 @@ from IPython.display import display
 from kernel_ext.display import bundle
 with open({path!r}) as f:
     _report = json.load(f)
-_bundle = bundle(_report)
+try:
+    with open({parts!r}) as f:
+        _parts = json.load(f)
+except FileNotFoundError:
+    _parts = None
+_bundle = bundle(_report, parts=_parts)
 print({{k: len(v) if isinstance(v, str) else len(json.dumps(v)) for k, v in _bundle.items()}})
 display(_bundle, raw=True)
 """
@@ -125,8 +134,13 @@ RUN = """async () => {
 }"""
 
 
+def parts_path(report: Path) -> Path:
+    """Where the parts of a generated report are (what ``%%dynamo``'s output holds beside it: ``kernel_ext.parts.held``)."""
+    return report.with_name(report.name.replace(".report.json", "") + ".parts.json")
+
+
 def generate(layers: int, out: Path) -> None:
-    code = GENERATE.format(repo=str(REPO), source=MODEL_CELL.format(layers=layers), out=str(out))
+    code = GENERATE.format(repo=str(REPO), source=MODEL_CELL.format(layers=layers), out=str(out), parts=str(parts_path(out)))
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
 
 
@@ -163,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         server = labserver.LabServer(Path(tmp)).start()
         try:
-            labserver.write_notebook(server.root / "bench.ipynb", [CELL.format(path=str(report_path.resolve()))])
+            cell = CELL.format(path=str(report_path.resolve()), parts=str(parts_path(report_path).resolve()))
+            labserver.write_notebook(server.root / "bench.ipynb", [cell])
             with sync_playwright() as pw:
                 browser = labserver.launch_chromium(pw)
                 page = browser.new_page(viewport={"width": 1500, "height": 2200})

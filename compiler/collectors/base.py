@@ -41,7 +41,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .. import compile_ids
-from ..model import CompileReport, CutPart, DynamoReset, PartCut
+from ..encoding import encode_list
+from ..model import CompileReport, CutPart, DynamoReset, PartCut, json_ready
 from ..options import RunOptions
 
 if TYPE_CHECKING:
@@ -239,6 +240,9 @@ class CaptureContext:
         finally:
             self._reading = None
 
+    #: a part of more items than this is kept in its stored form (``encoding.encode_list``), not as objects
+    ENCODE_PART_ITEMS = 20_000
+
     def keep_part(
         self, report: CompileReport, part: CutPart, compile_id: str, kept: int, whole: Any, graph: int | None = None
     ) -> None:
@@ -246,8 +250,10 @@ class CaptureContext:
         keep it for the process that ran the cell, which can hand it to a view that asks (``CellRun.parts``).
         ``graph``: the graph whose part it is (``graph_code``)."""
         key = f"{uuid.uuid4().hex}:{part}:{compile_id}" + (f":{graph}" if graph is not None else "")  # no other run's
-        self.parts[key] = whole
         cut = PartCut(key=key, part=part, compile_id=compile_id, kept=kept, total=len(whole), graph=graph)
+        if isinstance(whole, list) and len(whole) > self.ENCODE_PART_ITEMS:  # stored now: its objects let go
+            whole = encode_list(whole, json_ready)
+        self.parts[key] = whole
         report.parts_cut.append(cut)
 
     def new_epoch(self, metrics: Iterable[Any]) -> None:

@@ -137,6 +137,7 @@ def test_engine_never_imports_ipython():
 
 def test_huge_guard_lists_are_capped_with_a_diagnostic(monkeypatch):
     from compiler.collectors.guards import guards
+    from compiler.encoding import Encoded
     from compiler.model import json_ready
 
     from .helpers import run
@@ -156,7 +157,11 @@ def test_huge_guard_lists_are_capped_with_a_diagnostic(monkeypatch):
     assert (rows["kept"], rows["total"]) == (3, len(whole["guards"]))
     assert json_ready(ran.parts[rows["key"]]) == whole["guards"]
     assert json_ready(ran.parts[rows["key"]])[:3] == toy["guards"]
-    whole_tree = ran.parts[tree["key"]]  # the same tree as the uncut run's but for the cell's file name
+    kept_tree = ran.parts[
+        tree["key"]
+    ]  # past the cap the run never held it whole: its stored form ([Note: a guard tree never whole])
+    assert isinstance(kept_tree, Encoded) and len(kept_tree) == tree["total"]
+    whole_tree = kept_tree.value()  # the same tree as the uncut run's but for the cell's file name
     assert whole_tree.splitlines()[0] == whole["guard_tree"].splitlines()[0] and tree["total"] == len(whole_tree)
     assert len(whole_tree.splitlines()) == len(whole["guard_tree"].splitlines())
     assert toy["guard_tree"] == whole_tree[: tree["kept"]] + "\n... (truncated)"
@@ -175,7 +180,8 @@ def test_huge_guard_lists_are_capped_with_a_diagnostic(monkeypatch):
         value = (
             json.loads(gzip.decompress(base64.b64decode(blob["data"]))) if isinstance(blob, dict) and "encoding" in blob else blob
         )
-        assert value == json_ready(ran.parts[key])
+        kept = ran.parts[key]
+        assert value == (kept.value() if isinstance(kept, Encoded) else json_ready(kept))
     assert f'id="{PARTS_ID}"' not in standalone_html(rep)  # without the run's parts (a report read back from its JSON): none
 
 
@@ -184,11 +190,14 @@ def test_long_listings_and_graph_code_are_capped_and_kept_whole(monkeypatch):
     (lowered here) are held in part, each with a ``truncated`` diagnostic, the whole kept for a view's Load all, after
     every collector read the whole (the frame's graph links still point into the cut listing)."""
     from compiler import caps
+    from compiler.collectors.base import CaptureContext
+    from compiler.encoding import Encoded
     from compiler.model import json_ready
 
     from .helpers import run
 
     whole = run(CASES["toy_example"]["source"]).report
+    monkeypatch.setattr(CaptureContext, "ENCODE_PART_ITEMS", 8)  # a longer listing is kept stored, its rows let go
     monkeypatch.setattr(caps, "MAX_INSTRUCTIONS", 6)
     monkeypatch.setattr(caps, "MAX_CODE_CHARS", 120)
     ran = run(CASES["toy_example"]["source"])
@@ -203,7 +212,9 @@ def test_long_listings_and_graph_code_are_capped_and_kept_whole(monkeypatch):
             assert (cut is not None) == (len(listing) > 6), (part, frame["compile_id"])
             if cut is not None:
                 assert (cut["kept"], cut["total"], len(frame[part])) == (6, len(listing), 6)
-                kept = json_ready(ran.parts[cut["key"]])  # this run's (its names are this run's own)
+                stored = ran.parts[cut["key"]]
+                assert isinstance(stored, Encoded) == (len(listing) > 8) and len(stored) == len(listing)
+                kept = stored.value() if isinstance(stored, Encoded) else json_ready(stored)  # this run's own names
                 assert [(r["offset"], r["opname"]) for r in kept] == [(r["offset"], r["opname"]) for r in listing]
                 assert frame[part] == kept[:6]
     graphs = {g["id"]: w for g, w in zip(rep["graphs"], whole["graphs"], strict=True)}

@@ -75,3 +75,41 @@ def test_every_guard_line_is_a_line_of_the_frames_code_and_no_root_guard_has_one
         for kind, _ in root_lines:  # only a shape guard (SHAPE_ENV, holding a shape check) may have one
             guard = next(g for g in _root_guards(frame) if g["type"] == kind)
             assert kind == "SHAPE_ENV" and set(guard["code"]) & shape_exprs, (case, frame["compile_id"], guard)
+
+
+def test_a_guard_tree_is_read_a_line_at_a_time_as_str_would_give_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """[Note: a guard tree never whole] ``read_tree`` gets a real cache entry's tree through torch's own ``__str__``
+    a line at a time (guards_torch.write_tree): the same text as ``str(manager).strip()``, the same leaves as
+    ``parse_tree`` of it, the text past the cap never held whole (its ``Encoded`` form decodes to the whole), for
+    every flush size and cap tried; torch's buffer class is put back."""
+    import torch
+    import torch._dynamo.guards as guards_mod
+
+    from compiler._compat import cache_entries
+    from compiler.collectors.guards import guards
+    from compiler.encoding import Encoded
+
+    model = torch.nn.Sequential(*[torch.nn.Linear(4, 4) for _ in range(6)])
+
+    def step(x: torch.Tensor) -> torch.Tensor:
+        return model(x)
+
+    torch._dynamo.reset()
+    torch.compile(step, backend="eager")(torch.ones(2, 4))
+    [entry] = cache_entries(step.__code__)
+    manager = entry.guard_manager
+    want = str(manager).strip()
+    leaves = guards.parse_tree(want, __file__)
+    assert len(want) > 2000 and len(leaves) > 20
+    buffer = guards_mod.IndentedBufferWithPrefix
+    for flush, cap in ((8192, 10**9), (7, 500), (1, len(want) - 1), (3, len(want))):
+        monkeypatch.setattr(guards.TreeText, "_FLUSH", flush)
+        monkeypatch.setattr(guards, "MAX_TREE_CHARS", cap)
+        head, chars, whole, got = guards.read_tree(manager, __file__)
+        assert guards_mod.IndentedBufferWithPrefix is buffer
+        assert chars == len(want) and got == leaves and head == want[:cap]
+        if len(want) > cap:
+            assert isinstance(whole, Encoded) and len(whole) == chars and whole.value() == want
+        else:
+            assert whole == want
+    torch._dynamo.reset()

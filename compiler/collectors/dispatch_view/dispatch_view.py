@@ -131,8 +131,8 @@ class DispatchViewCollector(Collector):
             gone = [_Cached(cid, False, None) for cid in reversed(run_ids) if cid not in listed]
             rows: list[tuple[_Cached, list[Leaf]]] = []
             for c in [*cached, *gone]:
-                if c.compile_id in run_ids:
-                    leaves = tree_leaves.get(c.compile_id, [])
+                if c.compile_id in run_ids:  # taken: no one reads them after this (500,000 on a 100,000-node graph)
+                    leaves = tree_leaves.pop(c.compile_id, [])
                 elif c.foreign_manager is not None:
                     leaves = parse_tree(str(c.foreign_manager), code.co_filename)
                 else:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ...encoding import Encoded, TextWriter
 from ...model import CompileReport, Guard
 from ..base import CaptureContext, Collector, gc_paused
 
@@ -76,26 +77,101 @@ def parse_tree(text: str, filename: str) -> list[tuple[str, str, str, int | None
     the comment points into ``filename`` (the frame's own file; the tree shortens paths, so the
     comment's path is a suffix of it). One regex pass: a 10,000-node model's tree has 4 MB.
     """
-    out = []
-    stack: list[tuple[int, str]] = []  # (depth, source)
-    lines: dict[str, int | None] = {}  # comment -> user line (many leaves share one)
-    for m in _TREE_LINE.finditer(text):
-        depth = len(m.group("indent"))
-        while stack and stack[-1][0] >= depth:
-            stack.pop()
-        kind = m.group("kind")
-        if kind is None:
-            stack.append((depth, m.group("source") or ""))
-            continue
-        check, sep, comment = m.group("code").partition("  # ")
-        line = None
-        if sep:
-            where = comment.rsplit("# ", 1)[-1]
-            if where not in lines:
-                lines[where] = user_line(where, filename)
-            line = lines[where]
-        out.append((stack[-1][1] if stack else "", kind, check.strip(), line, comment))
-    return out
+    parser = TreeParser(filename)
+    parser.feed(text)
+    return parser.leaves
+
+
+class TreeParser:
+    """``parse_tree``, fed a tree's text in pieces that each end at a line's end (``TreeText``): ``leaves``."""
+
+    def __init__(self, filename: str) -> None:
+        self.filename = filename
+        self.leaves: list[tuple[str, str, str, int | None, str]] = []
+        self._stack: list[tuple[int, str]] = []  # (depth, source)
+        self._lines: dict[str, int | None] = {}  # comment -> user line (many leaves share one)
+        self._same: dict[str, str] = {}  # one string for each kind and comment: 500,000 leaves repeat a few hundred
+
+    def feed(self, text: str) -> None:
+        out, stack, lines, same = self.leaves, self._stack, self._lines, self._same
+        for m in _TREE_LINE.finditer(text):
+            depth = len(m.group("indent"))
+            while stack and stack[-1][0] >= depth:
+                stack.pop()
+            kind = m.group("kind")
+            if kind is None:
+                stack.append((depth, m.group("source") or ""))
+                continue
+            check, sep, comment = m.group("code").partition("  # ")
+            line = None
+            if sep:
+                comment = same.setdefault(comment, comment)
+                where = comment.rsplit("# ", 1)[-1]
+                if where not in lines:
+                    lines[where] = user_line(where, self.filename)
+                line = lines[where]
+            out.append((stack[-1][1] if stack else "", same.setdefault(kind, kind), check.strip(), line, comment))
+
+
+class TreeText:
+    """[Note: a guard tree never whole] A cache entry's guard tree as torch writes it, a line at a time
+    (``guards_torch.write_tree``: what ``str(manager)`` builds, ``TORCH_LOGS=guards``' text), never held whole: a
+    100,000-node graph's is 210 MB, and ``str`` held its lines and their join at once (0.5 GB over plain
+    ``torch.compile``'s peak, most of the capture's excess: BENCHMARKS.md §2). Its leaves are parsed as it comes
+    (``TreeParser``); its first ``cap`` characters are kept as text (what the report holds), the rest written
+    compressed as a part is stored (``encoding.TextWriter``); ``close()`` gives the text up to ``cap`` (the whole
+    when it is no longer), how many characters it has, and the whole (a string, or its ``Encoded`` form past
+    ``cap``), as ``str(manager).strip()`` would."""
+
+    _FLUSH = 8192  # lines joined and handed on at a time
+
+    def __init__(self, filename: str, cap: int) -> None:
+        self.parser = TreeParser(filename)
+        self._cap = cap
+        self._lines: list[str] = []
+        self._held: list[str] = []  # the text so far, while it is within cap
+        self._head = ""
+        self._chars = 0
+        self._writer: TextWriter | None = None
+        self._started = False
+        self._spaces = ""  # white space at the end of what came so far: written only if more text follows
+
+    def append(self, line: str) -> None:  # what torch's buffer calls on its list of lines
+        self._lines.append(line)
+        if len(self._lines) >= self._FLUSH:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._lines:
+            return
+        chunk = "\n".join(self._lines) + "\n"
+        self._lines = []
+        self.parser.feed(chunk)
+        if not self._started:
+            chunk = chunk.lstrip()
+            self._started = bool(chunk)
+        body = chunk.rstrip()
+        if not body:
+            self._spaces += chunk
+            return
+        text, self._spaces = self._spaces + body, chunk[len(body) :]
+        self._chars += len(text)
+        if self._writer is not None:
+            self._writer.write(text)
+            return
+        self._held.append(text)
+        if self._chars > self._cap:  # past the cap: the text so far and the rest go to the writer
+            so_far = "".join(self._held)
+            self._head, self._held = so_far[: self._cap], []
+            self._writer = TextWriter()
+            self._writer.write(so_far)
+
+    def close(self) -> tuple[str, int, str | Encoded]:
+        self._flush()
+        if self._writer is None:
+            whole = "".join(self._held)
+            return whole, len(whole), whole
+        return self._head, self._chars, self._writer.close()
 
 
 def count_leaves(text: str) -> int:
@@ -133,6 +209,20 @@ def _origin(source: str) -> str:
     return "GLOBAL_STATE" if not source else "OTHER"
 
 
+def read_tree(manager: Any, filename: str) -> tuple[str, int, str | Encoded, list[tuple[str, str, str, int | None, str]]]:
+    """A cache entry's guard tree ([Note: a guard tree never whole]): its text up to ``MAX_TREE_CHARS`` (all of it
+    when no longer), its characters, the whole (a string, or ``Encoded`` past the cap) and its leaves; through
+    ``str(manager)`` where this torch writes its tree otherwise."""
+    from .guards_torch import write_tree
+
+    sink = TreeText(filename, MAX_TREE_CHARS)
+    if write_tree(manager, sink):
+        head, chars, whole = sink.close()
+        return head, chars, whole, sink.parser.leaves
+    text = str(manager).strip()
+    return text, len(text), text, parse_tree(text, filename)
+
+
 class GuardsCollector(Collector):
     name = "guards"
     requires = ("frames",)
@@ -142,7 +232,8 @@ class GuardsCollector(Collector):
         self.managers: dict[str, Any] = {}  # compile id -> the cache entry's guard manager
         #: compile id -> the root leaves of its tree (the shape guards among them): check -> (user line, comment)
         self.root_leaves: dict[str, dict[str, tuple[int | None, str]]] = {}
-        #: compile id -> every leaf of its tree, as parse_tree gives them (the dispatch view compares entries)
+        #: compile id -> every leaf of its tree, as parse_tree gives them (the dispatch view compares entries, and takes
+        #: them: they are let go before the report is built)
         self.leaves: dict[str, list[tuple[str, str, str, int | None, str]]] = {}
 
     def on_guards(self, ctx: CaptureContext, compile_id: str, guards: Any) -> None:
@@ -164,12 +255,11 @@ class GuardsCollector(Collector):
                         self.managers[cid] = entry.guard_manager
 
     def finalize(self, ctx: CaptureContext, report: CompileReport) -> None:
-        trees = {cid: str(gm) for cid, gm in self.managers.items()}
         for frame in report.frames:
-            tree = trees.get(frame.compile_id)
-            leaves = parse_tree(tree, frame.code.filename) if tree else []
+            manager = self.managers.get(frame.compile_id)
+            tree, chars, whole, leaves = read_tree(manager, frame.code.filename) if manager is not None else ("", 0, "", [])
             self.leaves[frame.compile_id] = leaves
-            frame.guard_tree = tree.strip() if tree else None
+            frame.guard_tree = tree or None
             roots = self.root_leaves.setdefault(frame.compile_id, {})
             for s, _, c, ln, comment in leaves:
                 if not s:
@@ -199,14 +289,14 @@ class GuardsCollector(Collector):
                 )
                 ctx.keep_part(report, "guards", frame.compile_id, MAX_GUARDS_PER_FRAME, rows)
                 rows = rows[:MAX_GUARDS_PER_FRAME]
-            if frame.guard_tree and len(frame.guard_tree) > MAX_TREE_CHARS:
-                cut = frame.guard_tree.rfind("\n", 0, MAX_TREE_CHARS)
+            if tree and chars > MAX_TREE_CHARS:
+                cut = tree.rfind("\n", 0, MAX_TREE_CHARS)
                 report.diagnose(
                     "truncated",
-                    f"[{frame.compile_id}] {frame.code.name}: guard tree cut at {cut} of {len(frame.guard_tree)} characters; "
+                    f"[{frame.compile_id}] {frame.code.name}: guard tree cut at {cut} of {chars} characters; "
                     "run with TORCH_LOGS=guards to print all of it",
                     frame.compile_id,
                 )
-                ctx.keep_part(report, "guard_tree", frame.compile_id, cut, frame.guard_tree)
-                frame.guard_tree = frame.guard_tree[:cut] + "\n... (truncated)"
+                ctx.keep_part(report, "guard_tree", frame.compile_id, cut, whole)
+                frame.guard_tree = tree[:cut] + "\n... (truncated)"
             frame.guards, frame.guard_count = rows, total
