@@ -60,9 +60,9 @@ GENERATE = textwrap.dedent(
         raise run.exception
     with open({out!r}, "w") as f:
         json.dump(run.report, f)
-    from kernel_ext.parts import held, keep  # what a %%dynamo output holds beside the report
+    from kernel_ext.parts import held, keep  # the parts as the kernel stores them (the cell holds what %%dynamo would)
     with open({parts!r}, "w") as f:
-        json.dump(held(keep(run.parts)), f)
+        json.dump(held(keep(run.parts), budget=1 << 62), f)
     print(f"engine: {{time.perf_counter() - started:.1f}} s")
     """
 )
@@ -73,9 +73,11 @@ from IPython.display import display
 from kernel_ext.display import bundle
 with open({path!r}) as f:
     _report = json.load(f)
+from kernel_ext.parts import held
 try:
     with open({parts!r}) as f:
         _parts = json.load(f)
+    _parts = held({{key: _parts["blobs"][at] for key, at in _parts["keys"].items()}})  # as %%dynamo: within its budget
 except FileNotFoundError:
     _parts = None
 _bundle = bundle(_report, parts=_parts)

@@ -51,13 +51,38 @@ def keep(parts: dict[str, Any]) -> dict[str, Any]:
     return stored
 
 
-def held(stored: dict[str, Any]) -> dict[str, Any] | None:
-    """What an output holds of one run's parts as ``keep`` stored them (``display.bundle``, under
-    ``PARTS_MIME_TYPE``: a saved notebook loads every guard without a kernel), in the shape of an ``--html`` page's
+#: stored bytes of parts an output holds beside its report, at most ([Note: parts in an output])
+OUTPUT_PARTS_BYTES = 4 << 20
+
+
+def held(stored: dict[str, Any], budget: int | None = None) -> dict[str, Any] | None:
+    """[Note: parts in an output] What an output holds of one run's parts as ``keep`` stored them (``display.bundle``,
+    under ``PARTS_MIME_TYPE``: a saved notebook loads them without a kernel), in the shape of an ``--html`` page's
     ([Note: parts in a page]): ``{"keys": {key: blob index}, "blobs": [...]}``; None when there is none (a part a
-    trace left in its log is read when asked, not held)."""
-    kept = {key: value for key, value in stored.items() if not callable(value)}
+    trace left in its log is read when asked, not held). At most ``budget`` (``OUTPUT_PARTS_BYTES``) stored bytes,
+    the smallest parts first: JupyterLab takes every byte of an output into the notebook's model before it draws it
+    (a 100,000-node graph's 24 MB of parts made its first view 0.8 s slower: BENCHMARKS.md §2); a part left out is
+    loaded from the kernel while it keeps it, and an ``--html`` page holds every one."""
+    limit = OUTPUT_PARTS_BYTES if budget is None else budget
+    sizes = {key: _size(value) for key, value in stored.items() if not callable(value)}
+    kept: dict[str, Any] = {}
+    used = 0
+    for key in sorted(sizes, key=sizes.__getitem__):
+        if used + sizes[key] <= limit:
+            kept[key], used = stored[key], used + sizes[key]
     return {"keys": {key: i for i, key in enumerate(kept)}, "blobs": list(kept.values())} if kept else None
+
+
+def _size(value: Any) -> int:
+    """About how many bytes a stored part takes in an output."""
+    if isinstance(value, dict) and isinstance(value.get("data"), str):
+        return len(value["data"])
+    import orjson
+
+    try:
+        return len(orjson.dumps(value))
+    except TypeError:
+        return 1 << 62  # not JSON as it is: never held
 
 
 def _stored(whole: Any) -> Any:

@@ -56,3 +56,20 @@ def test_a_page_that_cannot_be_made_is_complained_of_and_nothing_said(built, tmp
     assert ok is False and said == []
     (line,) = complaints
     assert line.startswith(f"the HTML report was not written to {tmp_path / 'r.html'}: the report does not follow")
+
+
+def test_an_output_holds_the_smallest_parts_within_its_budget():
+    """[Note: parts in an output] kernel_ext/parts.held: every part when they fit, else the smallest first up to the
+    budget (a part left out is loaded from the kernel); a trace's lazy loader is never held."""
+    from compiler.encoding import encode_value
+    from kernel_ext.parts import held
+
+    big = encode_value("x" * 300_000 + "".join(str(i) for i in range(200_000)))  # stored gzip + base64
+    small = [{"type": "ID_MATCH"}] * 3
+    stored = {"a:guard_tree": big, "b:guards": small, "c:lazy": lambda: "read from the log"}
+    every = held(stored)
+    assert every is not None and set(every["keys"]) == {"a:guard_tree", "b:guards"}
+    assert every["blobs"][every["keys"]["a:guard_tree"]] is big
+    some = held(stored, budget=len(big["data"]) - 1)
+    assert some is not None and set(some["keys"]) == {"b:guards"} and some["blobs"] == [small]
+    assert held(stored, budget=10) is None and held({}) is None
