@@ -27,6 +27,7 @@ __all__ = [
     "ENCODE_ABOVE",
     "ENCODING",
     "Encoded",
+    "JsonWriter",
     "TextWriter",
     "decode_report",
     "decode_value",
@@ -72,36 +73,46 @@ class Encoded:
         return decode_value(self.stored)
 
 
-class TextWriter:
-    """A string written in pieces, stored as ``encode_value`` stores a big string (the gzip, then base64, of its JSON),
-    without ever being held whole: ``write(piece)``, then ``close()`` gives its ``Encoded`` form."""
+class JsonWriter:
+    """A JSON value's text written in pieces (its bytes, ``raw``), stored as ``encode_value`` stores a big value (the
+    gzip, then base64, of its JSON) without the text ever being held whole; ``close(length)`` gives its ``Encoded``
+    form. ``TextWriter`` writes a string, ``encode_list`` a list."""
 
-    def __init__(self, level: int = 6, opening: bytes = b'"') -> None:
+    def __init__(self, level: int = 6) -> None:
         self._packer = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
         self._level = level
         self._crc = 0
         self._bytes = 0
-        self._chars = 0
         self._out: list[bytes] = []
-        self._closing = b'"' if opening == b'"' else b"]"
-        self._raw(opening)
 
-    def write(self, piece: str) -> None:
-        self._chars += len(piece)
-        self._raw(json.dumps(piece, ensure_ascii=False)[1:-1].encode())  # pieces escaped apart join as the whole
-
-    def _raw(self, raw: bytes) -> None:
+    def raw(self, raw: bytes) -> None:
         self._crc = zlib.crc32(raw, self._crc)
         self._bytes += len(raw)
         self._out.append(self._packer.compress(raw))
 
-    def close(self) -> Encoded:
-        self._raw(self._closing)
+    def close(self, length: int) -> Encoded:
         body = b"".join(self._out) + self._packer.flush()
         self._out = []
         packed = _gzip_header(self._level) + body + struct.pack("<II", self._crc, self._bytes & 0xFFFFFFFF)
         stored = {"encoding": ENCODING, "bytes": self._bytes, "data": base64.b64encode(packed).decode("ascii")}
-        return Encoded(stored, self._chars)
+        return Encoded(stored, length)
+
+
+class TextWriter:
+    """A string written in pieces (``write``), never held whole; ``close()`` gives its ``Encoded`` form."""
+
+    def __init__(self, level: int = 6) -> None:
+        self._json = JsonWriter(level)
+        self._json.raw(b'"')
+        self._chars = 0
+
+    def write(self, piece: str) -> None:
+        self._chars += len(piece)
+        self._json.raw(json.dumps(piece, ensure_ascii=False)[1:-1].encode())  # pieces escaped apart join as the whole
+
+    def close(self) -> Encoded:
+        self._json.raw(b'"')
+        return self._json.close(self._chars)
 
 
 def encode_list(items: list[Any], convert: Callable[[list[Any]], Any], batch: int = 10_000) -> Encoded:
@@ -110,13 +121,13 @@ def encode_list(items: list[Any], convert: Callable[[list[Any]], Any], batch: in
     has 539,000 guards and 422,000 instructions; their dicts took more memory than the objects)."""
     import orjson
 
-    writer = TextWriter(opening=b"[")
+    writer = JsonWriter()
+    writer.raw(b"[")
     for start in range(0, len(items), batch):
         raw = orjson.dumps(convert(items[start : start + batch]))[1:-1]
-        writer._raw(b"," + raw if start else raw)
-    out = writer.close()
-    out.length = len(items)
-    return out
+        writer.raw(b"," + raw if start else raw)
+    writer.raw(b"]")
+    return writer.close(len(items))
 
 
 def _gzip_header(level: int) -> bytes:

@@ -83,3 +83,22 @@ def test_a_big_value_is_gzipped_in_two_halves_any_gzip_reader_takes(monkeypatch)
     assert decode_report(encode_report(report)) == report
     odd = {"big": 1 << 70, "text": "é\u2028"}  # what orjson refuses goes through the stdlib
     assert json.loads(encoding._compact(odd)) == odd
+
+
+def test_a_value_written_in_pieces_is_stored_as_encode_value_stores_it_whole():
+    """``TextWriter`` (a string) and ``encode_list`` (a list, a batch at a time) store a value without holding its
+    JSON whole: decoded, the value itself; ``encode_value`` hands the stored form on as it is."""
+    from compiler.encoding import Encoded, TextWriter, decode_value, encode_list, encode_value
+
+    pieces = ['TREE_GUARD_MANAGER:\n+- "x"\\', "é\u2028\t", "\x01", ""]
+    writer = TextWriter()
+    for piece in pieces:
+        writer.write(piece)
+    text = writer.close()
+    assert isinstance(text, Encoded) and text.value() == "".join(pieces) and len(text) == len("".join(pieces))
+    assert encode_value(text) is text.stored and decode_value(text.stored) == "".join(pieces)
+    rows = [{"offset": i, "opname": "LOAD_FAST", "argrepr": f"p{i}"} for i in range(23)]
+    for batch in (1, 5, 23, 100):
+        stored = encode_list(rows, lambda b: b, batch=batch)
+        assert stored.value() == rows and len(stored) == 23
+    assert encode_list([], lambda b: b).value() == []
