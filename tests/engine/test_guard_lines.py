@@ -82,6 +82,8 @@ def test_a_guard_tree_is_read_a_line_at_a_time_as_str_would_give_it(monkeypatch:
     a line at a time (guards_torch.write_tree): the same text as ``str(manager).strip()``, the same leaves as
     ``parse_tree`` of it, the text past the cap never held whole (its ``Encoded`` form decodes to the whole), for
     every flush size and cap tried; torch's buffer class is put back."""
+    import threading
+
     import torch
     import torch._dynamo.guards as guards_mod
 
@@ -102,6 +104,20 @@ def test_a_guard_tree_is_read_a_line_at_a_time_as_str_would_give_it(monkeypatch:
     leaves = guards.parse_tree(want, __file__)
     assert len(want) > 2000 and len(leaves) > 20
     buffer = guards_mod.IndentedBufferWithPrefix
+    # another thread printing the tree while it is read gets its whole text, and the reading is not disturbed
+    seen: list[str] = []
+    append = guards.TreeText.append
+
+    def append_and_print_elsewhere(self: Any, line: str) -> None:
+        if not seen:
+            printer = threading.Thread(target=lambda: seen.append(str(manager)))
+            printer.start()
+            printer.join()
+        append(self, line)
+
+    monkeypatch.setattr(guards.TreeText, "append", append_and_print_elsewhere)
+    assert guards.read_tree(manager, __file__)[3] == leaves and [s.strip() for s in seen] == [want]
+    monkeypatch.setattr(guards.TreeText, "append", append)
     for flush, cap in ((8192, 10**9), (7, 500), (1, len(want) - 1), (3, len(want))):
         monkeypatch.setattr(guards.TreeText, "_FLUSH", flush)
         monkeypatch.setattr(guards, "MAX_TREE_CHARS", cap)

@@ -9,6 +9,7 @@ torch's wrapper or buffer is not the one this reads (``read_tree`` then calls ``
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 __all__ = ["write_tree"]
@@ -25,13 +26,19 @@ def write_tree(manager: Any, sink: Any) -> bool:
     if not isinstance(getattr(buffer(), "_lines", None), list):
         return False
 
+    owner = threading.get_ident()
+
     class Streamed(buffer):  # type: ignore[misc, valid-type]
+        """torch's buffer; in the calling thread only, its lines go to ``sink`` (another thread printing a tree while
+        this one reads gets its text as ever)."""
+
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
-            self._lines = sink
+            if threading.get_ident() == owner:
+                self._lines = sink
 
         def getvalue(self) -> str:
-            return ""
+            return "" if self._lines is sink else str(super().getvalue())
 
     guards_mod.IndentedBufferWithPrefix = Streamed  # type: ignore[misc]
     try:
