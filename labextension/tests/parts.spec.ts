@@ -258,12 +258,9 @@ describe('parts a report holds only in part', () => {
     const stored = { encoding: 'gzip+base64', data: gzipSync(raw).toString('base64'), bytes: raw.length };
     const widget = new RenderedReport(MIME_TYPE);
     document.body.appendChild(widget.node);
+    const held = { keys: { 'k1:guards:0/0': 0, 'k2:guard_tree:0/0': 1 }, blobs: [stored, whole['k2:guard_tree:0/0']] };
     const model = mimeModel(report);
-    model.data[PARTS_MIME_TYPE] = {
-      keys: { 'k1:guards:0/0': 0, 'k2:guard_tree:0/0': 1 },
-      blobs: [stored, whole['k2:guard_tree:0/0']]
-    };
-    await widget.renderModel(model);
+    await widget.renderModel({ ...model, data: { ...model.data, [PARTS_MIME_TYPE]: held as never } });
     const guards = pane(widget.node, 'guards');
     const line = guards.querySelector<HTMLElement>('.jp-DynamoExplorer-partCut[data-part="guards"]')!;
     expect(line.querySelector('button')!.textContent).toBe(`Load all ${rows.length} from this notebook`);
