@@ -223,7 +223,12 @@ def test_long_listings_and_graph_code_are_capped_and_kept_whole(monkeypatch):
     for graph in cut_graphs:
         cut = cuts["graph_code", graph["compile_id"], graph["id"]]
         code = ran.parts[cut["key"]]
-        assert len(code) == len(graphs[graph["id"]]["code"]) and graph["code"] == code[: cut["kept"]]
+        uncut = graphs[graph["id"]]["code"]  # another run's: the same lines, names may differ in length (torch 2.15)
+        assert (
+            len(code) == cut["total"]
+            and len(code.splitlines()) == len(uncut.splitlines())
+            and graph["code"] == code[: cut["kept"]]
+        )
         assert code[cut["kept"]] == "\n" and len(graph["nodes"]) == len(graphs[graph["id"]]["nodes"])  # nodes: whole
     said = [d["message"] for d in rep["diagnostics"] if d["kind"] == "truncated"]
     assert len(said) == len(rep["parts_cut"]) and any("TORCH_LOGS=bytecode" in m for m in said)
