@@ -93,7 +93,7 @@ class JsonWriter:
     def close(self, length: int) -> Encoded:
         body = b"".join(self._out) + self._packer.flush()
         self._out = []
-        packed = _gzip_header(self._level) + body + struct.pack("<II", self._crc, self._bytes & 0xFFFFFFFF)
+        packed = _gzip(self._level, body, self._crc, self._bytes)
         stored = {"encoding": ENCODING, "bytes": self._bytes, "data": base64.b64encode(packed).decode("ascii")}
         return Encoded(stored, length)
 
@@ -130,10 +130,12 @@ def encode_list(items: list[Any], convert: Callable[[list[Any]], Any], batch: in
     return writer.close(len(items))
 
 
-def _gzip_header(level: int) -> bytes:
-    """gzip's header as ``gzip.compress(..., mtime=0)`` writes it."""
+def _gzip(level: int, body: bytes, crc: int, size: int) -> bytes:
+    """A gzip stream of the raw deflate ``body`` of ``size`` bytes whose CRC-32 is ``crc``: the header as
+    ``gzip.compress(..., mtime=0)`` writes it, the body, the trailer."""
     extra = b"\x04" if level == 1 else b"\x02" if level == 9 else b"\x00"
-    return b"\x1f\x8b\x08\x00\x00\x00\x00\x00" + extra + b"\xff"
+    header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00" + extra + b"\xff"
+    return header + body + struct.pack("<II", crc, size & 0xFFFFFFFF)
 
 
 def encode_value(value: Any, above: int | None = None) -> Any:
@@ -171,7 +173,7 @@ def gzip_two(raw: bytes, level: int = 6) -> bytes:
         head = _deflate(memoryview(raw)[: len(raw) // 2], level, False)
         crc = zlib.crc32(raw)
         body = head + tail.result()
-    return _gzip_header(level) + body + struct.pack("<II", crc, len(raw) & 0xFFFFFFFF)
+    return _gzip(level, body, crc, len(raw))
 
 
 def _deflate(piece: memoryview, level: int, last: bool) -> bytes:

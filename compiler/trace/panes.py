@@ -94,8 +94,8 @@ def tabbed_tree(lines: bytes) -> bytes | None:
 def lazy_tree(name: str, lines: bytes) -> tuple[TreeDigest, bytes | str] | None:
     """What the report keeps of a big guard tree, from its lines' bytes as the log streams by, and the tree as a page
     holds it (``parts.page_parts``), or None: a small tree, cut out whole, or another record
-    ([Note: a trace's big guard trees]). The usual tree (``tabbed_tree``) is counted on its bytes, no text built, and held as its lines as
-    the log holds them; any other by its text (``count_leaves(tree_text(payload))``), held as its text."""
+    ([Note: a trace's big guard trees]). The usual tree (``tabbed_tree``) is counted on its bytes, no text built,
+    and held as its lines as the log holds them; any other by its text (``count_leaves(tree_text(payload))``)."""
     if name != GUARD_TREE or len(lines) <= LAZY_TREE_CHARS:  # a line's bytes are at least its characters
         return None
     tree: bytes | str | None = tabbed_tree(lines)

@@ -35,6 +35,13 @@ def _in_log(report: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for c in report.get("parts_cut") or [] if c.get("log")]
 
 
+def _where(cut: dict[str, Any]) -> tuple[str, int, int]:
+    """Where a part left in a log is: the log's path, the offset and length of its lines (``PageTrees.hold``'s key;
+    what ``reader.read_span`` reads)."""
+    span = cut["log"]
+    return (span["path"], span["offset"], span["length"])
+
+
 def _filenames(report: dict[str, Any]) -> dict[str, str]:
     """Each frame's file, by compile id (a guard's user line is a line of it)."""
     return {str(f.get("compile_id")): str((f.get("code") or {}).get("filename") or "") for f in report.get("frames") or []}
@@ -42,12 +49,12 @@ def _filenames(report: dict[str, Any]) -> dict[str, str]:
 
 def _tree(cut: dict[str, Any]) -> str:
     """The guard tree whose payload ``cut["log"]`` names, as a report holds it; ``PartGone`` when it cannot be read."""
-    span = cut["log"]
+    path, offset, length = _where(cut)
     try:
-        return tree_text(read_span(span["path"], (span["offset"], span["length"])))
+        return tree_text(read_span(path, (offset, length)))
     except OSError as exc:
         raise PartGone(
-            f"{cut['part']} of [{cut['compile_id']}]: cannot read the trace's log {span['path']} ({exc}); "
+            f"{cut['part']} of [{cut['compile_id']}]: cannot read the trace's log {path} ({exc}); "
             "open the trace again where its log is"
         ) from None
 
@@ -116,8 +123,7 @@ class PageTrees:
         done: dict[tuple[str, int, int], PageBlob] = {}
         for report in reports:
             for cut in _in_log(report):
-                span = cut["log"]
-                where = (span["path"], span["offset"], span["length"])
+                where = _where(cut)
                 if where not in done and where in self._blobs:
                     done[where] = PageBlob(self._blobs[where].result())
                 if where in done:
@@ -148,15 +154,14 @@ def page_parts(report: dict[str, Any], ready: Mapping[str, Any] | None = None) -
     batch: list[bytes | str | PageBlob] = []  # trees read, not yet compressed: a few at a time, not a log's hundreds of MB
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         for cut in _in_log(report):
-            span = cut["log"]
-            where = (span["path"], span["offset"], span["length"])
+            where = _where(cut)
             held = (ready or {}).get(cut["key"])
             if where not in at and isinstance(held, PageBlob):
                 at[where] = len(blobs) + len(batch)
                 batch.append(held)
             elif where not in at:
                 try:
-                    lines = read_lines(span["path"], (span["offset"], span["length"]))
+                    lines = read_lines(where[0], where[1:])
                 except OSError:
                     continue
                 at[where] = len(blobs) + len(batch)

@@ -1,6 +1,7 @@
 /**
  * What a report holds only in part (schema `parts_cut`, minor 9: a frame's guards beyond the first 5,000, a guard
- * tree beyond 1 MB; minor 25: a bytecode listing beyond 50,000 instructions, a graph's code beyond 1 MB) and loading the whole of one from the kernel that ran the cell (kernel_ext/parts.py), through
+ * tree beyond 1 MB; minor 25: a bytecode listing beyond 50,000 instructions, a graph's code beyond 1 MB) and loading
+ * the whole of one from the kernel that ran the cell (kernel_ext/parts.py), through
  * the view's host (reportHub.ts `partLoader`): the widget's comm, or a comm our JupyterLab renderer opens. The same
  * way loads another rank's whole report of a multi-rank trace a kernel opened (`loadKey`, `RankSummary.part`).
  * The `--html` page holds the whole of what its report holds only in part, compressed (kernel_ext/export.py: a run's

@@ -56,6 +56,11 @@ export const PREVIEW_LINES = 3000;
  */
 export const PREVIEW_CHARS = 200_000;
 
+/** Is code of `lines` lines too long for a row a line (codeRows.ts): shown as one plain block (`codeBlock`)? */
+export function tooLongForRows(code: string, lines: number): boolean {
+  return lines > PREVIEW_LINES || code.length > PREVIEW_CHARS;
+}
+
 /**
  * Render code into a <pre>: plain text first, highlighted once the parser has loaded.
  *

@@ -14,7 +14,7 @@ import type { IViewContext } from '../context';
 import { clear, h } from '../../dom';
 import type { IKernelRef } from '../../model/kernels';
 import type { Frame, Graph } from '../../schema';
-import { PREVIEW_CHARS, PREVIEW_LINES } from '../highlight';
+import { tooLongForRows } from '../highlight';
 import { codeLines, FILE_COMMENT, KIND_TITLE, nodeNamed, rowKey, type IBuilt } from './codeRows';
 import { outputCode, type IOutputCodeHost } from './outputCode';
 import { Pane } from './pane';
@@ -194,7 +194,7 @@ export class CodePane extends Pane {
 
   private _graphLines(frame: Frame, graph: Graph): IBuilt {
     const raw = graph.code.split('\n');
-    if (raw.length > PREVIEW_LINES || graph.code.length > PREVIEW_CHARS) {
+    if (tooLongForRows(graph.code, raw.length)) {
       return codeLines(this._host, this.ctx.index.labelPaths(graph.code), 'python', 1, []); // one plain block: no rows to link
     }
     const keys = raw.map(text => {

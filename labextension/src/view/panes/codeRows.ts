@@ -1,19 +1,11 @@
 /**
  * The rows of the code pane: code drawn as numbered rows, each linked to and coloured by the source line it
- * comes from (plain first, then highlighted; one plain block past PREVIEW_LINES), the line key of a row, the
+ * comes from (plain first, then highlighted; one plain block when `tooLongForRows`), the line key of a row, the
  * nodes of a graph by name (a node's line links the rows of its code), and the titles of graph kinds.
  */
 import type { IViewContext } from '../context';
 import { clear, h } from '../../dom';
-import {
-  appendLine,
-  codeBlock,
-  highlightLines,
-  PREVIEW_CHARS,
-  PREVIEW_LINES,
-  type Language,
-  type Line
-} from '../highlight';
+import { appendLine, codeBlock, highlightLines, tooLongForRows, type Language, type Line } from '../highlight';
 import { lineColourClass } from '../linking';
 import type { Frame, Graph, GraphKind, Node as FxNode } from '../../schema';
 import type { IPaneParts } from './pane';
@@ -57,10 +49,10 @@ export function nodeNamed(graph: Graph, name: string): FxNode | undefined {
   return byName.get(name);
 }
 
-/** Code drawn as linked rows (plain first, then highlighted), or as one block past PREVIEW_LINES. */
+/** Code drawn as linked rows (plain first, then highlighted), or as one block when `tooLongForRows`. */
 export function codeLines(host: IPaneParts, code: string, language: Language, first: number, keys: RowKey[]): IBuilt {
   const texts = code.split('\n');
-  if (texts.length > PREVIEW_LINES || code.length > PREVIEW_CHARS) {
+  if (tooLongForRows(code, texts.length)) {
     const b = codeBlock(code, language);
     return { ...b, lines: texts.length };
   }
