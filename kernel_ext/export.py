@@ -197,19 +197,20 @@ def _held_parts(report: dict[str, Any], parts: dict[str, Any]) -> dict[str, Any]
     """[Note: parts in a page] A page holds the whole of each part its report holds only in part: a trace's guard
     trees from the log (``compiler.trace.parts.page_parts``; ``parts`` holds those compressed as the log was read,
     ``PageBlob``), a run's rows and trees as the kernel keeps them (``parts``), each gzip + base64 above 256 KB;
-    ``{"keys": {key: blob index}, "blobs": [...]}`` (partsModel.ts ``embedParts``), or None when there is none. A
+    ``{"keys": {key: blob index}, "blobs": [...]}`` (partsModel.ts ``embedParts``), or None when there is none; a part
+    already in that form (``PageBlob``: as ``%%dynamo``'s kernel stored it) is taken as it is. A
     385-layer model's parts are 43 MB as rows and text, 2 MB gzipped. A ``%%dynamo`` output holds the same shape
     beside its report (``kernel_ext.parts.held``, under ``PARTS_MIME_TYPE``): a saved notebook loads them too."""
     from compiler.encoding import encode_value
     from compiler.model import json_ready
-    from compiler.trace.parts import page_parts
+    from compiler.trace.parts import PageBlob, page_parts
 
     held = page_parts(report, parts) or {"keys": {}, "blobs": []}  # a trace's trees compressed as it was read: ready
     for cut in report.get("parts_cut") or []:
         whole = parts.get(cut["key"])
         if whole is not None and cut["key"] not in held["keys"]:
-            held["keys"][cut["key"]] = len(held["blobs"])
-            held["blobs"].append(encode_value(json_ready(whole)))
+            held["keys"][cut["key"]] = len(held["blobs"])  # a part the kernel stored (%%dynamo) is ready as it is
+            held["blobs"].append(whole.blob if isinstance(whole, PageBlob) else encode_value(json_ready(whole)))
     return held if held["keys"] else None
 
 

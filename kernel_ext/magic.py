@@ -29,11 +29,13 @@ from IPython.display import display
 from compiler import RunOptions, run_cell
 from compiler.errors import UsageError as EngineUsageError
 from compiler.options import add_arguments
+from compiler.trace.parts import PageBlob
 
 from .display import CompileReport, bundle
 from .outputs import Outputs
 from .parts import held as held_parts
 from .parts import keep as keep_parts
+from .parts import shown as parts_shown
 from .progress import ProgressLine
 
 __all__ = ["DynamoMagics", "PlainHelpFormatter", "StrictCaptureError"]
@@ -214,15 +216,21 @@ class DynamoMagics(Magics):
             # [Note: the report takes the progress line's place] (kernel_ext/progress.py)
             source_line = f"%%dynamo {line}".rstrip()
             widget = progress.widget if progress else None  # the output holds the parts: a saved notebook loads them
-            shown = bundle(report, cell=source_line + "\n" + cell, progress=widget, parts=held_parts(stored))
-            if progress is None or not progress.finish(shown):
-                display(shown, raw=True)
+            held = held_parts(stored)
+            shown = bundle(report, cell=source_line + "\n" + cell, progress=widget, parts=held)
+            if progress is not None and progress.finish(shown):
+                display_id = progress.display_id
+            else:
+                display_id = display(shown, raw=True, display_id=True).display_id
+            # the parts past 4 MB go into the output once it is drawn ([Note: an output completed once drawn])
+            parts_shown(stored, held, display_id, shown)
         html = os.path.abspath(args.html) if args.html is not None else None  # said where it is, in one line
         Outputs(html=html).write(  # (stderr when the page cannot be made)
             report,
             say=lambda line: print(f"%%dynamo: {line}"),
             complain=lambda line: print(f"%%dynamo: {line}", file=sys.stderr),
-            parts=run.parts,  # the page holds every guard
+            # the page holds every guard, each part as the kernel stored it (not compressed again)
+            parts={key: PageBlob(stored[key]) if key in stored else whole for key, whole in run.parts.items()},
         )
         if run.exception is not None:
             self._show_exception(run.exception)

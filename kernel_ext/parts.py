@@ -15,17 +15,28 @@ is no longer kept.
 A report read from a trace leaves a big guard tree in its log (``PartCut.log``, compiler/trace/parts.py): ``open_trace``
 keeps a loader for each such part here (a callable: the log is read and the part parsed when a view asks, then kept).
 
-Contents: ``keep(parts)``, ``held(stored)``, ``answer(key)``, ``register_comm_target(shell)``, ``COMM_TARGET``, ``KEEP_RUNS``.
+[Note: an output completed once drawn] An output holds its parts within 4 MB at first (``held``: a bigger one makes
+JupyterLab's first view slower); those past it are written into the output once the view is drawn, so a saved notebook
+holds every part (every guard) and loads it without a kernel. ``shown(stored, held, display_id, bundle)`` keeps what
+the output was shown with while it lacks a part; the drawn renderer asks (``{"complete": a part's key}`` on a comm of
+``COMM_TARGET``), and ``complete(key)`` updates the display in place (``update_display_data``: JupyterLab hands the
+new data to the renderer drawn, which keeps its view) with the bundle and every part, once, then lets the bundle go.
+A notebook run with no one to draw it (nbclient) keeps the parts within 4 MB.
+
+Contents: ``keep(parts)``, ``held(stored)``, ``shown(...)``, ``complete(key)``, ``answer(key)``,
+``register_comm_target(shell)``, ``COMM_TARGET``, ``KEEP_RUNS``.
 Only the parts of the last ``KEEP_RUNS`` runs are kept, encoded (their JSON text: nothing of the user's).
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import deque
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["COMM_TARGET", "KEEP_RUNS", "answer", "held", "keep", "register_comm_target"]
+__all__ = ["COMM_TARGET", "KEEP_RUNS", "answer", "complete", "held", "keep", "register_comm_target", "shown"]
 
 COMM_TARGET = "dynamo_explorer.parts"
 #: runs whose parts stay in the kernel (a 385-layer model's frame: ~54,000 guards and a 21 MB tree)
@@ -71,6 +82,73 @@ def held(stored: dict[str, Any], budget: int | None = None) -> dict[str, Any] | 
         if used + sizes[key] <= limit:
             kept[key], used = stored[key], used + sizes[key]
     return {"keys": {key: i for i, key in enumerate(kept)}, "blobs": list(kept.values())} if kept else None
+
+
+@dataclass
+class _Shown:
+    """An output shown with fewer parts than its run kept ([Note: an output completed once drawn])."""
+
+    display_id: str
+    bundle: dict[str, Any]  # what it was shown with, its parts left out
+    stored: dict[str, Any]  # the run's parts as ``keep`` stored them
+
+
+#: outputs that lack a part, by each key they lack (the last KEEP_RUNS of them)
+_shown: dict[str, _Shown] = {}
+_shown_order: deque[_Shown] = deque()
+
+
+def shown(stored: dict[str, Any], held: dict[str, Any] | None, display_id: str | None, bundle: dict[str, Any]) -> bool:
+    """Remember an output shown (``display_id``) with ``bundle`` and the parts ``held`` of ``stored`` when it lacks
+    one that could be held, for ``complete``; True when it does."""
+    have = set((held or {}).get("keys") or ())
+    lacking = [key for key, value in stored.items() if key not in have and not callable(value)]
+    if not lacking or not display_id:
+        return False
+    from compiler.schema import PARTS_MIME_TYPE
+
+    entry = _Shown(display_id, {k: v for k, v in bundle.items() if k != PARTS_MIME_TYPE}, stored)
+    with _lock:
+        _shown_order.append(entry)
+        for key in lacking:
+            _shown[key] = entry
+        while len(_shown_order) > KEEP_RUNS:
+            _forget(_shown_order[0])
+    return True
+
+
+def _forget(entry: _Shown) -> None:
+    """Drop ``entry`` (under the lock)."""
+    with contextlib.suppress(ValueError):
+        _shown_order.remove(entry)
+    for key in [k for k, e in _shown.items() if e is entry]:
+        del _shown[key]
+
+
+def complete(key: Any, update: Any = None) -> dict[str, Any]:
+    """Put every part into the output that lacks the part ``key`` ([Note: an output completed once drawn]): its display
+    updated in place (``update(bundle, display_id)``; IPython's ``update_display`` by default), once. The answer:
+    ``{"key", "held": how many parts the output holds now, "error"}``."""
+    with _lock:
+        entry = _shown.get(key) if isinstance(key, str) else None
+        if entry is not None:
+            _forget(entry)
+    if entry is None:
+        return {"key": key, "held": None, "error": "the kernel keeps no output that lacks this part"}
+    from compiler.schema import PARTS_MIME_TYPE
+
+    every = held(entry.stored, budget=1 << 62)
+    data = {**entry.bundle, PARTS_MIME_TYPE: every} if every else entry.bundle
+    try:
+        if update is None:
+            from IPython.display import update_display
+
+            update_display(data, display_id=entry.display_id, raw=True)
+        else:
+            update(data, entry.display_id)
+    except Exception as exc:  # noqa: BLE001 - the output keeps the parts it has; the kernel goes on
+        return {"key": key, "held": None, "error": str(exc).splitlines()[0] if str(exc) else type(exc).__name__}
+    return {"key": key, "held": len(every["keys"]) if every else 0, "error": None}
 
 
 def _size(value: Any) -> int:
@@ -129,7 +207,7 @@ def register_comm_target(shell: Any) -> None:
     def opened(comm: Any, message: dict[str, Any]) -> None:
         data = message.get("content", {}).get("data") or {}
         try:
-            comm.send(answer(data.get("key")))
+            comm.send(complete(data["complete"]) if "complete" in data else answer(data.get("key")))
         finally:
             comm.close()
 

@@ -14,7 +14,7 @@ Contents:
 - ``ProgressLine.stop()``: stops the ticker (the run is over).
 - ``ProgressLine.finish(bundle)``: the line's output becomes ``bundle`` (the report) and True is
   returned; False when there is no line to replace (nothing compiled, or the cell cleared its own
-  output), and the caller displays the report as a new output. ``finish(None)`` (no report: the
+  output), and the caller displays the report as a new output. ``display_id`` is then the report's output's. ``finish(None)`` (no report: the
   run itself failed) turns the line into one line saying so.
 
 [Note: the report takes the progress line's place] A Jupyter output cannot be removed on its own
@@ -55,6 +55,8 @@ class ProgressLine:
         #: the explorer widget the line is drawn by where widgets draw (kernel_ext/widget.py), None elsewhere: the
         #: report's bundle reuses it (``display.bundle(progress=)``), so the line becomes the explorer in place
         self.widget = None
+        #: the display id of the output the report took the place of (``finish``), None before
+        self.display_id: str | None = None
         self._handle = None
         self._last = 0.0
         self._progress = None
@@ -180,4 +182,5 @@ class ProgressLine:
                 handle.update(bundle, raw=True)
             except Exception:  # noqa: BLE001 - the kernel may be shutting down; the caller shows the report anew
                 return False
+            self.display_id = handle.display_id  # the report's output, for parts.shown
             return True

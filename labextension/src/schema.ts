@@ -435,7 +435,7 @@ export interface NameRef {
  */
 export interface Guard {
   /**
-   * Guard kind as GuardBuilder names it: TENSOR_MATCH, ID_MATCH, TYPE_MATCH, EQUALS_MATCH, SEQUENCE_LENGTH, SHAPE_ENV, ... (free text: it varies by torch version).
+   * The guard's kind as the guard-manager tree names its leaf (TORCH_LOGS=guards): TENSOR_MATCH, ID_MATCH, TYPE_MATCH, EQUALS_MATCH, DICT_CONTAINS, LAMBDA_GUARD, GLOBAL_STATE, ...; before minor 26 (and where a frame's tree is gone) as GuardBuilder names the exported guard (SEQUENCE_LENGTH, SHAPE_ENV, ...). Free text: it varies by torch version.
    */
   type: string;
   /**
@@ -443,7 +443,7 @@ export interface Guard {
    */
   source: string;
   /**
-   * The checks, as the guard tree prints them.
+   * The checks, as the guard tree prints them: one, a leaf's (an exported guard's may hold several).
    */
   code: string[];
   /**
@@ -451,7 +451,7 @@ export interface Guard {
    */
   line: number | null;
   /**
-   * GuardSource: LOCAL, GLOBAL, ...
+   * GuardSource: LOCAL, GLOBAL, LOCAL_UNSPECIALIZED_NN_MODULE, ...; GLOBAL_STATE for a root guard (no source).
    */
   origin: string;
 }
@@ -2625,7 +2625,7 @@ export interface SchemaVersion1 {
 }
 
 /** The schema version this renderer was generated from (x-dynamo-explorer.version). */
-export const SCHEMA_VERSION = { major: 1, minor: 25 } as const;
+export const SCHEMA_VERSION = { major: 1, minor: 26 } as const;
 
 /** The MIME type of a report bundle; the major version is part of the name. */
 export const MIME_TYPE = "application/vnd.dynamo-explorer.report.v1+json";

@@ -273,6 +273,46 @@ describe('parts a report holds only in part', () => {
     expect(embeddedLoader()).toBeNull();
   });
 
+  it('asks the kernel once to complete an output that lacks a part, and keeps its view when the parts come', async () => {
+    // [Note: an output completed once drawn] (kernel_ext/parts.py)
+    const asked: Array<[HTMLElement, string]> = [];
+    const release = setReportHost({
+      cellSource: () => null,
+      runBelow: async () => undefined,
+      completeParts: async (node, key) => {
+        asked.push([node, key]);
+        return { key, held: 2, error: null };
+      }
+    });
+    const { report, whole } = cutReport();
+    const widget = new RenderedReport(MIME_TYPE);
+    document.body.appendChild(widget.node);
+    try {
+      const model = mimeModel(report); // shown with none of its parts (past the output's first budget)
+      await widget.renderModel(model);
+      await vi.waitFor(() => expect(asked).toHaveLength(1));
+      expect(asked[0]).toEqual([widget.node, 'k1:guards:0/0']);
+      expect(widget.node.dataset.partsHeld).toBe('0');
+      const drawn = widget.view;
+      const firstPane = pane(widget.node, 'guards');
+      // the kernel's display update: the same report, every part beside it
+      const held = { keys: { 'k1:guards:0/0': 0, 'k2:guard_tree:0/0': 1 }, blobs: Object.values(whole) };
+      await widget.renderModel({ ...model, data: { ...model.data, [PARTS_MIME_TYPE]: held as never } });
+      expect(widget.view).toBe(drawn); // not drawn again
+      expect(pane(widget.node, 'guards')).toBe(firstPane);
+      expect(widget.node.dataset.partsHeld).toBe('2');
+      expect(heldIn('k1:guards:0/0')).toBe('notebook');
+      await new Promise(r => setTimeout(r, 50));
+      expect(asked).toHaveLength(1); // once
+      // another report in the same output is drawn
+      await widget.renderModel(mimeModel(golden('recompile_dtype')));
+      expect(widget.view).not.toBe(drawn);
+    } finally {
+      widget.dispose();
+      release();
+    }
+  });
+
   it("reads a tree a page holds as the trace's log held it, each line after a tab", async () => {
     const tree =
       "TREE_GUARD_MANAGER:\n+- RootGuardManager\n| +- TENSOR_MATCH: check_tensor(L['x'])  # x + 1  # a.py:3 in f";

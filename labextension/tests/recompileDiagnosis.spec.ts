@@ -221,12 +221,12 @@ describe('guards pane', () => {
       null
     ]);
     expect(guards.querySelector('[data-section="automatic-dynamic-decisions"]')).toBeNull();
-    // The guard list leads with the guards that failed and that [0/1] holds again (L['n'] is symbolic now: its
-    // EQUALS_MATCH is gone).
+    // The guard list leads with the inputs whose guards failed, as [0/1] guards them again (L['flag']'s TRUE_MATCH
+    // is a FALSE_MATCH now; L['n'] is symbolic: its EQUALS_MATCH is gone, its TYPE_MATCH stays).
     const groups = Array.from(guards.querySelectorAll<HTMLElement>('.jp-DynamoExplorer-guardGroup'));
     const failedSources = groups.filter(g => g.dataset.tier === 'failed').map(g => g.dataset.source);
-    expect(new Set(failedSources)).toEqual(new Set(["L['x']", "L['flag']"]));
-    expect(groups.slice(0, 2).map(g => g.dataset.tier)).toEqual(['failed', 'failed']);
+    expect(new Set(failedSources)).toEqual(new Set(["L['x']", "L['flag']", "L['n']"]));
+    expect(groups.slice(0, 3).map(g => g.dataset.tier)).toEqual(['failed', 'failed', 'failed']);
   });
 
   it('says a decision with no failure to sit under as a line of its own (a report older than minor 6)', async () => {

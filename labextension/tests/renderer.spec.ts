@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PANES, type CompileReport, type Frame, type Guard } from '../src/schema';
 import { parseCompileId } from '../src/model/model';
+import { guardTier } from '../src/model/guardsModel';
 import { loadGoldens, pane, render, settled } from './helpers';
 
 /** Graph kinds the FX pane draws: compiled graphs, and the partial graph of a fullgraph error. */
@@ -247,10 +248,12 @@ describe.each(loadGoldens())('golden %s', (_name, report) => {
       expect(guards.querySelectorAll('.jp-DynamoExplorer-guardGroup .jp-DynamoExplorer-guard')).toHaveLength(
         frame.guards.length
       );
-      // One group per source; the root guards (no source) split into the shape guards and the global state.
-      const isShape = (g: Guard): boolean => g.source === '' && g.type === 'SHAPE_ENV' && g.code.length > 0;
+      // One group per source; the root guards (no source) split into the shape guards, the checks between inputs
+      // and the global state.
+      const shapeExprs = new Set(report.shape_guards.filter(s => s.compile_id === frame.compile_id).map(s => s.expr));
+      const rootKind = (g: Guard): string => (g.source ? '' : guardTier(g, shapeExprs));
       expect(guards.querySelectorAll('.jp-DynamoExplorer-guardGroup')).toHaveLength(
-        new Set(frame.guards.map(g => `${g.source}|${isShape(g)}`)).size
+        new Set(frame.guards.map(g => `${g.source}|${rootKind(g)}`)).size
       );
       if (frame.recompile_reasons.length > 0) {
         const reasons = guards.querySelector('[data-section="recompile-reasons"]')!;

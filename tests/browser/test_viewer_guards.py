@@ -141,10 +141,10 @@ def test_input_guards_lead_and_the_global_state_is_one_row_that_expands(lab, pag
     n_state = sum(1 for g in _golden("toy_example")["frames"][0]["guards"] if g["source"] == "")
     assert re.fullmatch(rf"global state: grad mode, default device, … \({n_state}\)", summary.inner_text()), summary.inner_text()
     assert state.evaluate("d => d.open") is False
-    assert not state.locator('.jp-DynamoExplorer-guard[data-type="GRAD_MODE"]').is_visible()
+    assert not state.locator('.jp-DynamoExplorer-guard[data-type="GLOBAL_STATE"]').is_visible()
     summary.click()
     assert state.evaluate("d => d.open") is True
-    assert state.locator('.jp-DynamoExplorer-guard[data-type="GRAD_MODE"]').is_visible()
+    assert state.locator('.jp-DynamoExplorer-guard[data-type="GLOBAL_STATE"]').is_visible()
     assert "grad_mode=true" in state.locator(".jp-DynamoExplorer-stateFields").inner_text()
     assert state.locator(".jp-DynamoExplorer-link").count() == 0
 
@@ -200,16 +200,28 @@ def test_symbols_in_the_frame_title_and_the_recompile_timeline_on_a_real_cell(la
     assert page.errors == [], page.errors
 
 
-CUT_CAPS = "%load_ext kernel_ext\nimport torch\nfrom compiler.collectors.guards import guards\nguards.MAX_GUARDS_PER_FRAME, guards.MAX_TREE_CHARS = 2, 300"
+# the report holds 2 guards and 300 characters of the tree; the output holds no part when shown (a budget of 0 bytes)
+CUT_CAPS = (
+    "%load_ext kernel_ext\nimport torch\nfrom compiler.collectors.guards import guards\nfrom kernel_ext import parts\n"
+    "guards.MAX_GUARDS_PER_FRAME, guards.MAX_TREE_CHARS = 2, 300\nparts.OUTPUT_PARTS_BYTES = 0"
+)
 
 
 def test_the_whole_of_a_cut_part_loads_from_the_notebook_saved_and_reopened(lab, page):
-    """The output holds what its report holds in part beside it (minor 25, ``PARTS_MIME_TYPE``): saved, the kernel
-    gone, opened again with a new kernel that never ran the cell, Load all draws every guard and the whole tree."""
+    """The output holds what its report holds in part beside it (minor 25, ``PARTS_MIME_TYPE``), every part once the
+    view is drawn though none fit its first display's budget (the kernel completes the output: [Note: an output
+    completed once drawn]): saved, the kernel gone, opened again with a new kernel that never ran the cell, Load all
+    draws every guard and the whole tree."""
     _run_notebook(page, lab, "cut.ipynb", [CUT_CAPS, DOUBLE_CELL])
     report = page.evaluate(labserver.REPORT_JS)
     cut = {c["part"]: c for c in report["parts_cut"] if c["compile_id"] == "0/0"}
     assert cut["guards"]["kept"] == 2 and cut["guards"]["total"] > 2
+    root = page.locator(ROOT)
+    lacking = sum(1 for c in report["parts_cut"] if not c.get("log"))
+    page.wait_for_function(  # the kernel wrote the parts into the output; the view drawn stayed
+        "([r, n]) => r.dataset.partsHeld === String(n)", arg=[root.element_handle(), lacking], timeout=30_000
+    )
+    assert root.get_attribute("data-status") == "ready"
     page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_timeout(1000)
     lab.reset()  # the kernel that ran the cell, and the parts it kept, are gone

@@ -45,6 +45,10 @@ def test_a_dtype_recompile_gives_two_entries_the_new_one_first_told_apart_by_the
     assert g["line"] == 4
     # everything else (global state, grad mode, the dynamic-marking guards) is shared and folded
     assert d["shared_guards"] == newest["guard_count"] - 1 == oldest["guard_count"] - 1 > 3
+    # [Note: one count of guards]: an entry counts what its frame's guards pane lists
+    frames = {f["compile_id"]: f for f in report["frames"]}
+    assert [e["guard_count"] for e in d["entries"]] == [frames[c]["guard_count"] for c in (second, first)]
+    assert [e["guard_count"] for e in d["entries"]] == [len(frames[c]["guards"]) for c in (second, first)]
     assert d["fallback"]["action"] == "recompile"
     assert (d["fallback"]["limit_name"], d["fallback"]["limit"], d["fallback"]["limit_hit"]) == ("recompile_limit", 8, False)
     text = d["text"]

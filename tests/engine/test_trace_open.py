@@ -149,6 +149,10 @@ def test_each_frame_tells_what_the_live_run_told(traced: dict) -> None:
         assert frame["guards"], cid
         # the same tree; the live run reads it after the calls, when Dynamo has moved the managers that failed first
         assert sorted(frame["guard_tree"].splitlines()) == sorted(want["guard_tree"].splitlines()), cid
+        # [Note: one count of guards]: the same rows and the same count, live or from the trace (a leaf each)
+        rows = sorted((g["type"], g["source"], tuple(g["code"])) for g in frame["guards"])
+        assert rows == sorted((g["type"], g["source"], tuple(g["code"])) for g in want["guards"]), cid
+        assert frame["guard_count"] == want["guard_count"] == len(want["guards"]), cid
         # a resume function's bytecode is in the trace (torch 2.12 on), a top-level frame's is not; the report says which
         if want["code"]["is_resume"] and not any("every frame" in m["what"] for m in traced["trace"]["trace"]["missing"]):
             assert [(i["offset"], i["opname"], i["argrepr"]) for i in frame["original_bytecode"]] == [

@@ -6,12 +6,16 @@ as JSON, and the tests read them (and the cells' own outputs).
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import re
 from pathlib import Path
 
 import pytest
 from kernel_nb import MIME, cell, code, error, execute, last_json, outputs, reports, result, stream
+
+from compiler.schema import PARTS_MIME_TYPE
 
 pytestmark = pytest.mark.kernel
 
@@ -53,6 +57,14 @@ CELLS = {
     "html": '%%dynamo --backend eager --html "{HTML}/cell report.html" --out r_html\n'
     "def f_html(t):\n    return t * 3\nhv = f_html(torch.ones(2))\nhv\n",
 }
+# the html cell's report holds 2 guards and 300 characters of each tree (its page holds the rest): set before it, and back
+AROUND = {
+    "html": (
+        "from compiler.collectors.guards import guards as _g\n"
+        "_caps, (_g.MAX_GUARDS_PER_FRAME, _g.MAX_TREE_CHARS) = (_g.MAX_GUARDS_PER_FRAME, _g.MAX_TREE_CHARS), (2, 300)\n",
+        "_g.MAX_GUARDS_PER_FRAME, _g.MAX_TREE_CHARS = _caps\n",
+    )
+}
 RAISES = {"fullgraph", "strict_fails"}
 # refused before the cell runs: a folder that does not exist
 HTML_BAD = "%%dynamo --backend eager --html {HTML}/missing/r.html\nhtml_ran = True\n"
@@ -66,7 +78,11 @@ def html_dir(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def nb(kernel_name, html_dir):
     cells = [code("%load_ext kernel_ext\nimport json, torch\n" + FACTS, name="setup")]
-    cells += [code(src.replace("{HTML}", str(html_dir)), name=name, raises=name in RAISES) for name, src in CELLS.items()]
+    for name, src in CELLS.items():
+        before, after = AROUND.get(name, (None, None))
+        cells += [code(before)] if before else []
+        cells.append(code(src.replace("{HTML}", str(html_dir)), name=name, raises=name in RAISES))
+        cells += [code(after)] if after else []
     cells.append(code(HTML_BAD.replace("{HTML}", str(html_dir)), name="html_bad", raises=True))
     cells.append(code("print(json.dumps({'html_ran': 'html_ran' in globals()}))", name="html_ran"))
     cells.append(
@@ -202,6 +218,17 @@ def test_html_writes_the_page_says_where_and_still_shows_the_report(nb, facts, h
     assert [[f["compile_id"], f["code"]["name"], f["status"]] for f in report["frames"]] == facts["html"]["frames"]
     assert report == reports(c)[0].data[MIME]
     assert "<title>Dynamo Explorer · In [" in text and "· f_html · torch 2." in text
+    # the page holds the whole of each part, as the kernel stored it (the output's parts are the same blobs)
+    (held,) = re.findall(r'<script type="application/json" id="dynamo-explorer-parts">(.*?)</script>', text, re.S)
+    held = json.loads(held)
+    cuts = report["parts_cut"]
+    assert cuts and set(held["keys"]) == {c["key"] for c in cuts}
+    for cut in cuts:
+        blob = held["blobs"][held["keys"][cut["key"]]]
+        whole = json.loads(gzip.decompress(base64.b64decode(blob["data"]))) if isinstance(blob, dict) else blob
+        assert len(whole) == cut["total"] > cut["kept"], cut["part"]
+    shown = reports(c)[0].data[PARTS_MIME_TYPE]
+    assert [shown["blobs"][shown["keys"][k]] for k in held["keys"]] == [held["blobs"][i] for i in held["keys"].values()]
 
 
 def test_html_to_a_missing_folder_is_refused_before_the_cell_runs(nb, html_dir):

@@ -135,6 +135,24 @@ print(json.dumps({
 }))
 """
 
+# [Note: an output completed once drawn]: an output shown with none of its parts (a budget of 0 bytes), then completed
+# as the drawn renderer asks (parts.complete, as the comm calls it): nbclient applies the display update to it
+LACKING = """
+from kernel_ext import parts as _parts
+_guards.MAX_GUARDS_PER_FRAME, _guards.MAX_TREE_CHARS = 2, 300
+_budget, _parts.OUTPUT_PARTS_BYTES = _parts.OUTPUT_PARTS_BYTES, 0
+"""
+
+COMPLETE = """
+_guards.MAX_GUARDS_PER_FRAME, _guards.MAX_TREE_CHARS = _caps
+_parts.OUTPUT_PARTS_BYTES = _budget
+_key = lacking["parts_cut"][0]["key"]
+_comm = FakeComm()
+manager.targets[COMM_TARGET](_comm, {"content": {"data": {"complete": _key}}})
+print(json.dumps({"first": _comm.sent[0], "again": _parts.complete(_key), "closed": _comm.closed,
+                  "cuts": len(lacking["parts_cut"])}))
+"""
+
 
 @pytest.fixture(scope="module")
 def nb(kernel_name):
@@ -157,6 +175,9 @@ def nb(kernel_name):
             code(CUT),
             code(TOY_EXAMPLE_CELL.replace("%%dynamo", "%%dynamo --backend eager", 1), name="cut"),
             code(PARTS, name="parts"),
+            code(LACKING),
+            code(TOY_EXAMPLE_CELL.replace("%%dynamo", "%%dynamo --backend eager --out lacking", 1), name="lacking"),
+            code(COMPLETE, name="complete"),
             code(
                 "try:\n"
                 "    explore(toy, backend='eager', fullgraph=True)(a, b)\n"
@@ -286,3 +307,18 @@ def test_a_dynamo_output_holds_what_its_report_holds_in_part_for_a_saved_noteboo
         whole = json.loads(gzip.decompress(base64.b64decode(blob["data"]))) if isinstance(blob, dict) else blob
         assert len(whole) == c["total"] > c["kept"], c["part"]
     assert set(data) == BUNDLE | {PARTS_MIME_TYPE}
+
+
+def test_an_output_shown_without_its_parts_gets_every_one_once_drawn(nb):
+    """[Note: an output completed once drawn]: the output of a run whose parts are past the first display's budget (0
+    bytes here) is shown without them; asked on the parts comm (as the drawn renderer asks), the kernel updates it in
+    place with every part (nbclient applies the display update to the earlier cell's output), once."""
+    from compiler.schema import PARTS_MIME_TYPE
+
+    got = last_json(cell(nb, "complete"))
+    assert got["first"]["error"] is None and got["first"]["held"] == got["cuts"] > 0 and got["closed"]
+    assert got["again"]["held"] is None and "no output" in got["again"]["error"]  # once: the bundle is let go
+    data = _bundle(cell(nb, "lacking"))
+    held = data[PARTS_MIME_TYPE]
+    assert len(held["keys"]) == got["cuts"] and len(held["blobs"]) == got["cuts"]
+    assert set(data) == BUNDLE | {PARTS_MIME_TYPE}  # the report, its views and now its parts, in one output

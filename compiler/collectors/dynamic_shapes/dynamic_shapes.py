@@ -95,27 +95,25 @@ class DynamicShapesCollector(Collector):
         for compile_id in list(self.envs):  # a compile whose guards were never exported (it failed)
             self._read(compile_id)
         self.envs.clear()
-        roots = ctx.get(GuardsCollector).root_leaves
+        collected = ctx.get(GuardsCollector)
+        roots, shape_codes = collected.root_leaves, collected.shape_codes
         files = {f.compile_id: f.code.filename for f in report.frames}
         seen: set[tuple[str, str]] = set()
         for frame in report.frames:
             leaves = roots.get(frame.compile_id, {})
-            for guard in frame.guards:
-                if guard.type != "SHAPE_ENV":
+            for expr in shape_codes.get(frame.compile_id, []):  # the checks of the frame's SHAPE_ENV guard
+                if (frame.compile_id, expr) in seen:
                     continue
-                for expr in guard.code:
-                    if (frame.compile_id, expr) in seen:
-                        continue
-                    seen.add((frame.compile_id, expr))
-                    leaf = leaves.get(expr)
-                    report.shape_guards.append(
-                        ShapeGuard(
-                            compile_id=frame.compile_id,
-                            expr=expr,
-                            line=leaf[0] if leaf else guard.line,
-                            note=shape_note(leaf[1]) if leaf else None,
-                        )
+                seen.add((frame.compile_id, expr))
+                leaf = leaves.get(expr)
+                report.shape_guards.append(
+                    ShapeGuard(
+                        compile_id=frame.compile_id,
+                        expr=expr,
+                        line=leaf[0] if leaf else None,
+                        note=shape_note(leaf[1]) if leaf else None,
                     )
+                )
         for cid, symbols in self.symbols.items():
             guards = [g for g in report.shape_guards if g.compile_id == cid]
             specialized = {spec[0]: (spec, reason) for spec, reason in self.specializations.get(cid, [])}

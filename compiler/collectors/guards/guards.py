@@ -1,11 +1,15 @@
-"""Collector for guards: the exported ``GuardsSet`` per compile id, plus the guard-manager tree.
+"""Collector for guards: every leaf of each compile's guard-manager tree, one row each, plus the tree itself.
 
-Rows come from ``guard_export_fn`` (GuardBuilder names: TENSOR_MATCH, ID_MATCH, TYPE_MATCH,
-EQUALS_MATCH, SEQUENCE_LENGTH, SHAPE_ENV, ...). The guard-manager tree (``str`` of each cache entry's
-guard manager, read before the run's cache entries are dropped: exactly what ``TORCH_LOGS=guards``
-prints) adds the checks the export leaves out (``check_tensor(...)``) and the user line each guard came
-from (``guard_line``: a root guard such as the global state has none); a frame with no export (empty
-graph) gets its rows from the tree.
+[Note: one count of guards] A frame's guards are the leaves of its cache entry's guard-manager tree (``str`` of the
+guard manager, read before the run's cache entries are dropped: exactly what ``TORCH_LOGS=guards`` prints and what a
+trace's ``dynamo_cpp_guards_str`` holds), one row each (``rows_from_tree``), in the tree's order, with the user line
+each came from (a root guard such as the global state has none): the checks Dynamo runs on a call. So the guards
+pane, the frame's ``guard_count``, the dispatch view (which compares entries leaf by leaf), a run's ``diff`` and a
+report read from a trace count the same thing. The exported ``GuardsSet`` (``guard_export_fn``: GuardBuilder names,
+TENSOR_MATCH, ID_MATCH, NN_MODULE, ...) is not what runs: a builder may add no leaf (the hooks dicts of a builtin
+module, skipped), one, or several, and it counted 539,093 guards where a 100,000-node graph's tree holds 508,276
+leaves. It gives each row its ``origin`` (Dynamo's ``GuardSource``: LOCAL_UNSPECIALIZED_NN_MODULE, ...) by source,
+the shape guards (``SHAPE_ENV``'s checks, ``shape_codes``), and the rows of a frame whose tree is gone.
 """
 
 from __future__ import annotations
@@ -179,26 +183,34 @@ def count_leaves(text: str) -> int:
     return len(_LEAF.findall(text)) + (_FIRST_LEAF.match(text) is not None)
 
 
-def guard_line(guard: Guard, leaves: list[tuple[str, str, int | None]]) -> int | None:
-    """The user line of an exported guard, from the tree leaves ``(kind, code, line)`` of its source.
+def rows_from_tree(leaves: list[tuple[str, str, str, int | None, str]], origins: dict[str, str] | None = None) -> list[Guard]:
+    """Guard rows from the leaves of a guard tree (``parse_tree``), a row a leaf ([Note: one count of guards]): a live
+    run's, or a trace file's ``dynamo_cpp_guards_str``. ``origins``: Dynamo's ``GuardSource`` of a source where the
+    export says it (``export_origins``); a source it does not name takes its nearest named parent's (the ``__dict__``
+    of a module), else what the source's text says (``L[...]``: LOCAL)."""
+    known = origins or {}
+    found: dict[str, str] = {}
 
-    A guard with a source takes the line of a leaf of its own kind, else of any leaf of its source (they
-    all come from the same value). The root guards have no source: grad mode, default device, the
-    global-state blob and the shape guards all sit under ``source=''``, so one of them may only take
-    the line of a leaf that holds its own check (a shape guard's ``2 <= L['x'].size()[0]``, first used
-    on that line), never that of a neighbour: the global state has no user line.
-    """
-    if not guard.source:
-        codes = set(guard.code)
-        return next((ln for _, c, ln in leaves if ln is not None and c in codes), None)
-    same_kind = (ln for k, _, ln in leaves if k == guard.type and ln is not None)
-    return next(same_kind, next((ln for _, _, ln in leaves if ln is not None), None))
+    def origin(source: str) -> str:
+        got = found.get(source)
+        if got is not None:
+            return got
+        chain, at = [], source
+        while got is None:
+            got = found.get(at) or known.get(at)
+            if got is None:
+                chain.append(at)
+                parent = _PARENT.sub("", at) if at else ""
+                at, got = parent, None if parent and parent != at else _origin(source)
+        for s in chain:
+            found[s] = got
+        return got
+
+    return [Guard(type=k, source=s, code=[c], line=ln, origin=origin(s)) for s, k, c, ln, _ in leaves]
 
 
-def rows_from_tree(leaves: list[tuple[str, str, str, int | None, str]]) -> list[Guard]:
-    """Guard rows from the leaves of a guard tree (``parse_tree``): a frame with no export, or a trace file's
-    ``dynamo_cpp_guards_str``."""
-    return [Guard(type=k, source=s, code=[c], line=ln, origin=_origin(s)) for s, k, c, ln, _ in leaves]
+# the last accessor of a source: ``.attr`` or ``[key]`` (``L['self']._modules['l'].__dict__`` -> ``L['self']._modules['l']``)
+_PARENT = re.compile(r"(?:\.[A-Za-z_]\w*|\[[^\[\]]*\])$")
 
 
 def _origin(source: str) -> str:
@@ -207,6 +219,12 @@ def _origin(source: str) -> str:
     if source.startswith("G[") or source == "G":
         return "GLOBAL"
     return "GLOBAL_STATE" if not source else "OTHER"
+
+
+def export_origins(rows: list[Guard]) -> dict[str, str]:
+    """The ``GuardSource`` of each exported guard's source where it says more than the source's text
+    (``LOCAL_UNSPECIALIZED_NN_MODULE`` for ``L['self']._modules['l']``, not ``LOCAL`` for ``L['x']``)."""
+    return {g.source: g.origin for g in rows if g.source and g.origin != _origin(g.source)}
 
 
 def read_tree(manager: Any, filename: str) -> tuple[str, int, str | Encoded, list[tuple[str, str, str, int | None, str]]]:
@@ -228,7 +246,9 @@ class GuardsCollector(Collector):
     requires = ("frames",)
 
     def __init__(self) -> None:
-        self.exports: dict[str, tuple[list[Guard], int]] = {}  # compile id -> rows (capped), total
+        self.exports: dict[str, tuple[list[Guard], int]] = {}  # compile id -> the exported rows, how many
+        #: compile id -> the checks of its SHAPE_ENV guard (the shape guards: dynamic_shapes reads them)
+        self.shape_codes: dict[str, list[str]] = {}
         self.managers: dict[str, Any] = {}  # compile id -> the cache entry's guard manager
         #: compile id -> the root leaves of its tree (the shape guards among them): check -> (user line, comment)
         self.root_leaves: dict[str, dict[str, tuple[int | None, str]]] = {}
@@ -264,21 +284,14 @@ class GuardsCollector(Collector):
             for s, _, c, ln, comment in leaves:
                 if not s:
                     roots.setdefault(c, (ln, comment))
-            rows, total = self.exports.get(frame.compile_id, (None, 0))
-            if rows is None:
-                rows = rows_from_tree(leaves)
-            else:
-                by_source: dict[str, list[tuple[str, str, int | None]]] = {}
-                for s, k, c, ln, _ in leaves:
-                    by_source.setdefault(s, []).append((k, c, ln))
-                for g in rows:
-                    found = by_source.get(g.source, [])
-                    g.line = guard_line(g, found)
-                    same_kind = [c for k, c, _ in found if k == g.type]
-                    if not g.code and same_kind:
-                        g.code = same_kind
-                    elif g.type == "TENSOR_MATCH" and same_kind:
-                        g.code = same_kind + [c for c in g.code if c not in same_kind]
+            exported, total = self.exports.pop(frame.compile_id, (None, 0))
+            if exported is not None:
+                self.shape_codes[frame.compile_id] = [c for g in exported if g.type == "SHAPE_ENV" for c in g.code]
+            if manager is not None or exported is None:  # [Note: one count of guards]
+                rows, total = rows_from_tree(leaves, export_origins(exported or [])), len(leaves)
+                del exported
+            else:  # the tree is gone (the cell reset Dynamo): the export's rows, their lines from no tree
+                rows = exported
             total = max(total, len(rows))
             if total > MAX_GUARDS_PER_FRAME:
                 report.diagnose(

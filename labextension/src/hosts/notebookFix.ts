@@ -65,6 +65,19 @@ export class NotebookFixHost implements IReportHost {
    * `PARTS_COMM_TARGET`, opened with `{key}`, answers once and closes.
    */
   loadPart(node: HTMLElement, key: string): Promise<unknown> {
+    return this._ask(node, { key });
+  }
+
+  /**
+   * Ask the notebook's kernel to put every part into the output of the report drawn at `node`, which lacks the part
+   * `key` (kernel_ext/parts.py, [Note: an output completed once drawn]): the same comm, opened with `{complete}`.
+   */
+  completeParts(node: HTMLElement, key: string): Promise<unknown> {
+    return this._ask(node, { complete: key });
+  }
+
+  /** Open a comm of target `PARTS_COMM_TARGET` with `data` and resolve with the kernel's one answer. */
+  private _ask(node: HTMLElement, data: { key: string } | { complete: string }): Promise<unknown> {
     const kernel = this._find(node)?.panel.sessionContext.session?.kernel;
     if (!kernel) {
       return Promise.reject(new Error('no kernel is running for this notebook: run the cell again'));
@@ -90,7 +103,7 @@ export class NotebookFixHost implements IReportHost {
           reject(new Error('this kernel did not run the cell (run %load_ext kernel_ext and the cell again)'));
         }
       };
-      comm.open({ key });
+      comm.open(data);
     });
   }
 

@@ -6,7 +6,7 @@ import { Widget } from '@lumino/widgets';
 import { loadReport } from '../model/encoding';
 import { holdParts } from '../model/partsModel';
 import { PARTS_MIME_TYPE } from '../schema';
-import { announceReport, withdrawReport } from '../view/reportHub';
+import { announceReport, completeParts, withdrawReport } from '../view/reportHub';
 import { CLASS_NAME } from './rootClasses';
 import { ReportView, showProblem } from '../view/view';
 
@@ -18,6 +18,10 @@ export { CLASS_NAME } from './rootClasses';
 export class RenderedReport extends Widget implements IRenderMime.IRenderer {
   private _view: ReportView | null = null;
   private _releaseParts: () => void = () => undefined;
+  /** The report payload drawn now (its stored form, as the output holds it). */
+  private _payload: unknown = undefined;
+  /** The kernel was asked to complete this output's parts (once). */
+  private _completing = false;
 
   /**
    * Construct a renderer for one MIME type.
@@ -39,10 +43,47 @@ export class RenderedReport extends Widget implements IRenderMime.IRenderer {
   async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
     const started = performance.now();
     this._releaseParts(); // what the output holds in part beside the report (a saved notebook: no kernel needed)
-    this._releaseParts = holdParts(model.data[PARTS_MIME_TYPE], 'notebook');
-    await this._draw(model.data[this._mimeType]);
+    const parts = model.data[PARTS_MIME_TYPE];
+    this._releaseParts = holdParts(parts, 'notebook');
+    const payload = model.data[this._mimeType];
+    if (this._view && samePayload(this._payload, payload)) {
+      this.node.dataset.partsHeld = String(heldCount(parts)); // the kernel completed the output: the view stays
+      return;
+    }
+    this._payload = payload;
+    await this._draw(payload);
     // For the benchmark: milliseconds from renderModel() to the first complete view.
     this.node.dataset.renderMs = String(Math.round(performance.now() - started));
+    this.node.dataset.partsHeld = String(heldCount(parts));
+    this._completeParts(parts);
+  }
+
+  /**
+   * [Note: an output completed once drawn] (kernel_ext/parts.py) Once the view is drawn, ask the kernel that ran the
+   * cell to write the parts this output lacks into it (those past its first 4 MB), so that a saved notebook holds
+   * every guard; the kernel updates the output's data in place and `renderModel` keeps the view.
+   */
+  private _completeParts(parts: unknown): void {
+    const report = this._view?.report;
+    const held = (parts as { keys?: Record<string, number> } | undefined)?.keys ?? {};
+    const lacking = (report?.parts_cut ?? []).find(c => !c.log && !(c.key in held));
+    if (!lacking || this._completing) {
+      return;
+    }
+    this._completing = true;
+    const ask = (): void => {
+      const asked = this.isDisposed ? false : completeParts(this.node, lacking.key);
+      if (asked) {
+        asked.catch(() => undefined); // no kernel, or it no longer keeps the run: the output keeps what it holds
+      }
+    };
+    const idle = (window as { requestIdleCallback?: (f: () => void, o?: { timeout: number }) => number })
+      .requestIdleCallback;
+    if (idle) {
+      idle(ask, { timeout: 2000 });
+    } else {
+      setTimeout(ask, 0);
+    }
   }
 
   /** Draw `payload` (a report, or its stored form) in place of what the widget shows. */
@@ -81,4 +122,21 @@ export class RenderedReport extends Widget implements IRenderMime.IRenderer {
     this._view?.dispose();
     this._view = null;
   }
+}
+
+/** Whether two payloads of our MIME type are one report (a string compared as is; a small report by its JSON). */
+function samePayload(a: unknown, b: unknown): boolean {
+  if (a === b) {
+    return true;
+  }
+  if (typeof a === 'string' || typeof b === 'string' || a === undefined || b === undefined) {
+    return false;
+  }
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** How many parts an output holds beside its report (PARTS_MIME_TYPE). */
+function heldCount(parts: unknown): number {
+  const keys = (parts as { keys?: Record<string, number> } | undefined)?.keys;
+  return keys ? Object.keys(keys).length : 0;
 }

@@ -6,8 +6,8 @@
  *   the modules and their parameters, the globals (`G['torch']`), anything else; the root guards of the
  *   global state (grad mode, default device, the `GLOBAL_STATE` blob, ...) are kept apart for one summary row.
  * - `globalStateSummary` and `globalStateFields`: that row's words and the blob's fields.
- * - `splitMarkChecks`: a tensor guard's `hasattr(L['x'], '_dynamo_dynamic_indices') == False` checks (the tensor
- *   was not marked with mark_dynamic and its kin), set apart from the check that matters.
+ * - `splitMarkChecks` and `foldedMarkRows`: a tensor's `hasattr(L['x'], '_dynamo_dynamic_indices') == False` checks
+ *   (the tensor was not marked with mark_dynamic and its kin), set apart from the check that matters.
  * - `recompileTimeline`: the compiles of one code object ([0/0] → [0/1] → [0/2]) with the guard that failed
  *   on each arrow.
  * - `diffGuards`: the guards of a recompile against those of the compile before, a guard whose checks changed
@@ -47,6 +47,9 @@ export const TIER_TITLES: Record<GuardTier, string> = {
   state: 'global state'
 };
 
+/** A check that reads a local or a global of the frame (`L['x']`, `G['torch']`). */
+const NAMES_A_SOURCE = /\b[LG]\[/;
+
 /** A root local of the frame: `L['x']`, `L['self']` (not `L['self'].lin`). */
 const ROOT_LOCAL = /^L\[('[^']*'|"[^"]*"|\d+)\]$/;
 
@@ -63,7 +66,8 @@ export function guardTier(guard: Guard, shapeExprs: ReadonlySet<string> = new Se
   const { source } = guard;
   if (!source) {
     const holdsShape = guard.code.some(c => shapeExprs.has(c)) || (guard.type === 'SHAPE_ENV' && guard.code.length > 0);
-    return holdsShape ? 'shape' : 'state';
+    // a root check between two inputs (`G['a'].F is G['b'].F`, `check_overlapping(...)`) is not the global state
+    return holdsShape ? 'shape' : guard.code.some(c => NAMES_A_SOURCE.test(c)) ? 'other' : 'state';
   }
   const nnModule = /NN_MODULE/.test(guard.origin);
   if (source.startsWith('L[')) {
@@ -90,8 +94,10 @@ export interface IOrderedGuards {
 
 /**
  * Order a frame's guards for display: groups by source, by tier (`GUARD_TIERS`), in Dynamo's order within a
- * tier. A source with a failed guard (`failedKeys`: `guardKey`s) leads, its failed rows first. Global-state
- * guards go to `state` unless one of them failed (then they lead with the other failures).
+ * tier. A source with a failed guard (`failedKeys`: `guardKey`s) leads, its failed rows first; so does a source a
+ * failed guard of the compile before had, though its kind changed (`L['flag']`'s TRUE_MATCH failed, this compile
+ * holds FALSE_MATCH). Global-state guards go to `state` unless one of them failed (then they lead with the other
+ * failures).
  */
 export function orderGuards(
   guards: readonly Guard[],
@@ -100,8 +106,9 @@ export function orderGuards(
 ): IOrderedGuards {
   const groups = new Map<string, IGuardGroup>();
   const state: Guard[] = [];
+  const failedSources = new Set([...failedKeys].map(k => k.slice(k.indexOf('|') + 1)).filter(s => s !== ''));
   for (const guard of guards) {
-    const failed = failedKeys.has(guardKey(guard));
+    const failed = failedKeys.has(guardKey(guard)) || failedSources.has(guard.source);
     const base = guardTier(guard, shapeExprs);
     if (base === 'state' && !failed) {
       state.push(guard);
@@ -131,11 +138,21 @@ export function orderGuards(
 }
 
 /** Global-state guard kinds in the order their names lead the summary (the ones people change most). */
-const STATE_ORDER = ['GRAD_MODE', 'DEFAULT_DEVICE', 'GLOBAL_STATE', 'DETERMINISTIC_ALGORITHMS', 'TORCH_FUNCTION_STATE'];
+const STATE_ORDER = [
+  'GRAD_MODE',
+  'GLOBAL_STATE',
+  'DEFAULT_DEVICE',
+  'DETERMINISTIC_ALGORITHMS',
+  'TORCH_FUNCTION_STATE',
+  'TORCH_FUNCTION_MODE_STACK'
+];
 
-/** 'GRAD_MODE' -> 'grad mode'. */
+/**
+ * 'GRAD_MODE' -> 'grad mode'. The guard tree's GLOBAL_STATE blob checks grad mode first (with autocast, the default
+ * dtype, ...): 'grad mode' too, as the exported GRAD_MODE guard said.
+ */
 export function kindWords(kind: string): string {
-  return kind.toLowerCase().replace(/_/g, ' ');
+  return kind === 'GLOBAL_STATE' ? 'grad mode' : kind.toLowerCase().replace(/_/g, ' ');
 }
 
 /**
@@ -148,8 +165,9 @@ export function globalStateSummary(state: readonly Guard[], shown = 2): string {
     return i < 0 ? STATE_ORDER.length : i;
   };
   kinds.sort((a, b) => rank(a) - rank(b));
-  const names = kinds.slice(0, shown).map(kindWords);
-  const more = kinds.length > shown ? ', …' : '';
+  const words = [...new Set(kinds.map(kindWords))];
+  const names = words.slice(0, shown);
+  const more = words.length > shown ? ', …' : '';
   return `global state: ${names.join(', ')}${more} (${state.length})`;
 }
 
@@ -174,9 +192,22 @@ export function globalStateFields(code: string): Array<[string, string]> | null 
 const MARK_CHECK = /^hasattr\(.*, '_dynamo_(\w+)_indices'\) == False$/;
 
 /**
+ * The rows of a source's guard group that say only that the tensor carries no mark of mark_dynamic and its kin
+ * (`DIMENSION_DYNAMIC_MARKING_GUARD: hasattr(L['x'], '_dynamo_dynamic_indices') == False`: five a tensor, a leaf each
+ * in the guard tree), to show as one folded line; none when fewer than two or when one of them failed.
+ */
+export function foldedMarkRows(guards: readonly Guard[], failedKeys: ReadonlySet<string> = new Set()): Set<Guard> {
+  const marks = guards.filter(
+    g => g.type === 'DIMENSION_DYNAMIC_MARKING_GUARD' && g.code.length === 1 && MARK_CHECK.test(g.code[0])
+  );
+  return marks.length >= 2 && !marks.some(g => failedKeys.has(guardKey(g))) ? new Set(marks) : new Set();
+}
+
+/**
  * A guard's checks split into those that say something about the value and the 'not marked' checks Dynamo adds
  * to every tensor (`hasattr(L['x'], '_dynamo_static_indices') == False`), with the marks they name
  * ('dynamic', 'weak_dynamic', 'unbacked', ...). Fewer than two such checks are not worth folding: none split off.
+ * (A live run's exported TENSOR_MATCH held them, before minor 26; since, each is a row of its own: `foldedMarkRows`.)
  */
 export function splitMarkChecks(code: readonly string[]): { kept: string[]; markChecks: string[]; marks: string[] } {
   const marks = code.map(c => MARK_CHECK.exec(c)?.[1] ?? null);

@@ -43,6 +43,12 @@ export interface IReportHost {
    * cannot ask a kernel.
    */
   loadPart?(node: HTMLElement, key: string): Promise<unknown>;
+  /**
+   * Ask that kernel to write every part into the output of the report drawn at `node`, which lacks the part `key`
+   * ([Note: an output completed once drawn]); resolves to the kernel's answer (`{key, held, error}`). Absent: the
+   * host cannot.
+   */
+  completeParts?(node: HTMLElement, key: string): Promise<unknown>;
 }
 
 /** What a host offers one drawn report. */
@@ -171,6 +177,15 @@ export function partLoader(view: IViewContext): PartLoader | null {
   }
   const load = current.loadPart.bind(current);
   return key => load(node, key);
+}
+
+/**
+ * Ask the host to write every part into the output of the report drawn at `node` that lacks the part `key`; false when
+ * no host can.
+ */
+export function completeParts(node: HTMLElement, key: string): Promise<unknown> | false {
+  const current = host;
+  return current?.completeParts ? current.completeParts(node, key) : false;
 }
 
 /** How to draw another report in place of `view`, or null: the view is not drawn (announced) or its host cannot. */

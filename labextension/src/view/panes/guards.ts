@@ -14,6 +14,7 @@ import {
   diffGuards,
   diffNote,
   failedGuardsOf,
+  foldedMarkRows,
   globalStateFields,
   globalStateSummary,
   guardKey,
@@ -154,13 +155,25 @@ export class GuardsPane extends Pane {
           h('span', { class: 'jp-DynamoExplorer-muted', text: ` ${guards[0].origin} · ${guards.length}` })
         )
       );
+      const folded = foldedMarkRows(guards, failedKeys);
       for (const guard of guards) {
+        if (folded.has(guard)) {
+          continue;
+        }
         const row = this._guardRow(frame, guard);
         if (failedKeys.has(guardKey(guard))) {
           row.classList.add('jp-mod-failed');
           row.title = `the same guard failed in [${previous?.compile_id}] and caused this recompile`;
         }
         group.appendChild(row);
+      }
+      if (folded.size > 0) {
+        group.appendChild(
+          this._markRows(
+            frame,
+            guards.filter(g => folded.has(g))
+          )
+        );
       }
       fragment.appendChild(group);
     }
@@ -197,6 +210,20 @@ export class GuardsPane extends Pane {
       details.appendChild(this._guardRow(frame, guard));
     }
     return details;
+  }
+
+  /** A tensor's 'not marked' rows (`foldedMarkRows`) as one collapsed line that expands to them. */
+  private _markRows(frame: Frame, rows: Guard[]): HTMLElement {
+    const { marks } = splitMarkChecks(rows.flatMap(g => g.code));
+    return h(
+      'details',
+      { class: 'jp-DynamoExplorer-markChecks jp-DynamoExplorer-markRows' },
+      h('summary', {
+        text: `DIMENSION_DYNAMIC_MARKING_GUARD: not marked ${marks.join(', ')} (${rows.length} hasattr checks)`,
+        title: 'The tensor carries no mark of torch._dynamo.mark_dynamic, mark_unbacked, mark_static, ...'
+      }),
+      ...rows.map(g => this._guardRow(frame, g))
+    );
   }
 
   /** A guard's checks, one per line; the 'not marked dynamic' checks of a tensor folded into one line. */
