@@ -142,6 +142,13 @@ class DynamoMagics(Magics):
         "--out. Example: %%%%dynamo --quiet --out rep",
     )
     @argument(
+        "--all-parts",
+        action="store_true",
+        help="The output holds at once the whole of all the report holds in part (every guard, the whole guard "
+        "tree, listing and graph code), not its first 4 MB (the rest comes once JupyterLab draws it): for a "
+        "notebook run by nbclient or papermill, which nobody draws. Example: %%%%dynamo --all-parts",
+    )
+    @argument(
         "--strict",
         action="store_true",
         help="Problems of the capture itself (report diagnostics) fail the cell. Example: %%%%dynamo --strict",
@@ -216,7 +223,7 @@ class DynamoMagics(Magics):
             # [Note: the report takes the progress line's place] (kernel_ext/progress.py)
             source_line = f"%%dynamo {line}".rstrip()
             widget = progress.widget if progress else None  # the output holds the parts: a saved notebook loads them
-            held = held_parts(stored)
+            held = held_parts(stored, budget=1 << 62 if args.all_parts else None)
             shown = bundle(report, cell=source_line + "\n" + cell, progress=widget, parts=held)
             if progress is not None and progress.finish(shown):
                 display_id = progress.display_id

@@ -56,6 +56,8 @@ CELLS = {
     # {HTML}: a temp folder; the quotes keep the space of the file name
     "html": '%%dynamo --backend eager --html "{HTML}/cell report.html" --out r_html\n'
     "def f_html(t):\n    return t * 3\nhv = f_html(torch.ones(2))\nhv\n",
+    "all_parts": "%%dynamo --backend eager --all-parts --out r_all_parts\n"
+    "def f_parts(t):\n    return t * 4\npv = f_parts(torch.ones(2))\n",
 }
 # the html cell's report holds 2 guards and 300 characters of each tree (its page holds the rest): set before it, and back
 AROUND = {
@@ -63,7 +65,13 @@ AROUND = {
         "from compiler.collectors.guards import guards as _g\n"
         "_caps, (_g.MAX_GUARDS_PER_FRAME, _g.MAX_TREE_CHARS) = (_g.MAX_GUARDS_PER_FRAME, _g.MAX_TREE_CHARS), (2, 300)\n",
         "_g.MAX_GUARDS_PER_FRAME, _g.MAX_TREE_CHARS = _caps\n",
-    )
+    ),
+    # and no part fits the output's first budget: --all-parts holds them all the same
+    "all_parts": (
+        "from kernel_ext import parts as _p\n_g.MAX_GUARDS_PER_FRAME, _g.MAX_TREE_CHARS = 2, 300\n"
+        "_budget, _p.OUTPUT_PARTS_BYTES = _p.OUTPUT_PARTS_BYTES, 0\n",
+        "_g.MAX_GUARDS_PER_FRAME, _g.MAX_TREE_CHARS = _caps\n_p.OUTPUT_PARTS_BYTES = _budget\n",
+    ),
 }
 RAISES = {"fullgraph", "strict_fails"}
 # refused before the cell runs: a folder that does not exist
@@ -231,6 +239,17 @@ def test_html_writes_the_page_says_where_and_still_shows_the_report(nb, facts, h
     assert [shown["blobs"][shown["keys"][k]] for k in held["keys"]] == [held["blobs"][i] for i in held["keys"].values()]
 
 
+def test_all_parts_holds_every_part_in_the_output_at_once(nb, facts):
+    """``--all-parts``: a notebook nobody draws (nbclient, papermill) still holds every guard ([Note: an output
+    completed once drawn]): here no part fits the first budget (0 bytes), and the output holds them all."""
+    c = cell(nb, "all_parts")
+    (shown,) = reports(c)
+    held = shown.data[PARTS_MIME_TYPE]
+    cuts = shown.data[MIME]["parts_cut"]
+    assert cuts and set(held["keys"]) == {c["key"] for c in cuts} and len(held["blobs"]) == len(cuts)
+    assert facts["all_parts"]["frames"][0][1] == "f_parts"
+
+
 def test_html_to_a_missing_folder_is_refused_before_the_cell_runs(nb, html_dir):
     c = cell(nb, "html_bad")
     assert c.metadata["reply"]["status"] == "error" and c.metadata["reply"]["ename"] == "UsageError"
@@ -278,7 +297,7 @@ def test_cli_and_magic_share_every_option_spelling():
     run = cli._subparsers._group_actions[0].choices["run"]
     magic = DynamoMagics.dynamo.parser
     # the CLI's own: --json, and --nproc (a script's ranks under torchrun; a cell runs in the kernel's one process)
-    own = {"cli": {"-h", "--help", "--json", "--nproc"}, "magic": {"--out", "--quiet", "--strict"}}
+    own = {"cli": {"-h", "--help", "--json", "--nproc"}, "magic": {"--out", "--quiet", "--strict", "--all-parts"}}
     assert _flags(run) - own["cli"] == _flags(magic) - own["magic"]
     declared = {o.flag for o in OPTIONS + OUTPUTS} | {f"--no-{o.flag[2:]}" for o in OPTIONS if o.negatable}
     assert _flags(magic) - own["magic"] == declared and {"--dynamic", "--no-dynamic"} <= declared
