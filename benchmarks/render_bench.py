@@ -71,6 +71,7 @@ GENERATE = textwrap.dedent(
 )
 
 CELL = """\
+%load_ext kernel_ext
 import json
 from IPython.display import display
 from kernel_ext.display import bundle

@@ -207,11 +207,26 @@ CUT_CAPS = (
 )
 
 
+# the first explorer drawn ready in the page: the one still shown once the kernel completed its output (not drawn again)
+FIRST_READY = """(() => {
+    window.__firstReady = null;
+    new MutationObserver(changes => {
+        for (const c of changes) {
+            const el = c.target;
+            if (!window.__firstReady && el.classList && el.classList.contains('jp-DynamoExplorer') && el.dataset.status === 'ready') {
+                window.__firstReady = el;
+            }
+        }
+    }).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-status']});
+})();"""
+
+
 def test_the_whole_of_a_cut_part_loads_from_the_notebook_saved_and_reopened(lab, page):
     """The output holds what its report holds in part beside it (minor 25, ``PARTS_MIME_TYPE``), every part once the
     view is drawn though none fit its first display's budget (the kernel completes the output: [Note: an output
     completed once drawn]): saved, the kernel gone, opened again with a new kernel that never ran the cell, Load all
     draws every guard and the whole tree."""
+    page.add_init_script(FIRST_READY)
     _run_notebook(page, lab, "cut.ipynb", [CUT_CAPS, DOUBLE_CELL])
     report = page.evaluate(labserver.REPORT_JS)
     cut = {c["part"]: c for c in report["parts_cut"] if c["compile_id"] == "0/0"}
@@ -222,6 +237,7 @@ def test_the_whole_of_a_cut_part_loads_from_the_notebook_saved_and_reopened(lab,
         "([r, n]) => r.dataset.partsHeld === String(n)", arg=[root.element_handle(), lacking], timeout=30_000
     )
     assert root.get_attribute("data-status") == "ready"
+    assert page.evaluate("() => window.__firstReady === document.querySelector('.jp-DynamoExplorer[data-parts-held]')")
     page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_timeout(1000)
     lab.reset()  # the kernel that ran the cell, and the parts it kept, are gone
