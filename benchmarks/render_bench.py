@@ -63,9 +63,9 @@ GENERATE = textwrap.dedent(
         raise run.exception
     with open({out!r}, "w") as f:
         json.dump(run.report, f)
-    from kernel_ext.parts import held, keep  # the parts as the kernel stores them (the cell holds what %%dynamo would)
+    from kernel_ext.parts import EVERY_PART, held, keep  # the parts as the kernel stores them (the cell holds what %%dynamo would)
     with open({parts!r}, "w") as f:
-        json.dump(held(keep(run.parts), budget=1 << 62), f)
+        json.dump(held(keep(run.parts), budget=EVERY_PART), f)
     print(f"engine: {{time.perf_counter() - started:.1f}} s")
     """
 )

@@ -33,6 +33,7 @@ from compiler.trace.parts import PageBlob
 
 from .display import CompileReport, bundle
 from .outputs import Outputs
+from .parts import EVERY_PART
 from .parts import held as held_parts
 from .parts import keep as keep_parts
 from .parts import shown as parts_shown
@@ -223,7 +224,7 @@ class DynamoMagics(Magics):
             # [Note: the report takes the progress line's place] (kernel_ext/progress.py)
             source_line = f"%%dynamo {line}".rstrip()
             widget = progress.widget if progress else None  # the output holds the parts: a saved notebook loads them
-            held = held_parts(stored, budget=1 << 62 if args.all_parts else None)
+            held = held_parts(stored, budget=EVERY_PART if args.all_parts else None)
             shown = bundle(report, cell=source_line + "\n" + cell, progress=widget, parts=held)
             if progress is not None and progress.finish(shown):
                 display_id = progress.display_id

@@ -64,6 +64,8 @@ def keep(parts: dict[str, Any]) -> dict[str, Any]:
 
 #: stored bytes of parts an output holds beside its report, at most ([Note: parts in an output])
 OUTPUT_PARTS_BYTES = 4 << 20
+#: a budget that holds every part (``%%dynamo --all-parts``; an output completed once drawn)
+EVERY_PART = 1 << 62
 
 
 def held(stored: dict[str, Any], budget: int | None = None) -> dict[str, Any] | None:
@@ -125,10 +127,10 @@ def _forget(entry: _Shown) -> None:
         del _shown[key]
 
 
-def complete(key: Any, update: Any = None) -> dict[str, Any]:
+def complete(key: Any) -> dict[str, Any]:
     """Put every part into the output that lacks the part ``key`` ([Note: an output completed once drawn]): its display
-    updated in place (``update(bundle, display_id)``; IPython's ``update_display`` by default), once. The answer:
-    ``{"key", "held": how many parts the output holds now, "error"}``."""
+    updated in place (IPython's ``update_display``), once. The answer: ``{"key", "held": how many parts the output
+    holds now, "error"}``."""
     with _lock:
         entry = _shown.get(key) if isinstance(key, str) else None
         if entry is not None:
@@ -137,15 +139,12 @@ def complete(key: Any, update: Any = None) -> dict[str, Any]:
         return {"key": key, "held": None, "error": "the kernel keeps no output that lacks this part"}
     from compiler.schema import PARTS_MIME_TYPE
 
-    every = held(entry.stored, budget=1 << 62)
+    every = held(entry.stored, budget=EVERY_PART)
     data = {**entry.bundle, PARTS_MIME_TYPE: every} if every else entry.bundle
     try:
-        if update is None:
-            from IPython.display import update_display
+        from IPython.display import update_display
 
-            update_display(data, display_id=entry.display_id, raw=True)
-        else:
-            update(data, entry.display_id)
+        update_display(data, display_id=entry.display_id, raw=True)
     except Exception as exc:  # noqa: BLE001 - the output keeps the parts it has; the kernel goes on
         return {"key": key, "held": None, "error": str(exc).splitlines()[0] if str(exc) else type(exc).__name__}
     return {"key": key, "held": len(every["keys"]) if every else 0, "error": None}
@@ -160,7 +159,7 @@ def _size(value: Any) -> int:
     try:
         return len(orjson.dumps(value))
     except TypeError:
-        return 1 << 62  # not JSON as it is: never held
+        return EVERY_PART + 1  # not JSON as it is: never held
 
 
 def _stored(whole: Any) -> Any:
