@@ -64,9 +64,8 @@ export class RenderedReport extends Widget implements IRenderMime.IRenderer {
    * every guard; the kernel updates the output's data in place and `renderModel` keeps the view.
    */
   private _completeParts(parts: unknown): void {
-    const report = this._view?.report;
-    const held = (parts as { keys?: Record<string, number> } | undefined)?.keys ?? {};
-    const lacking = (report?.parts_cut ?? []).find(c => !c.log && !(c.key in held));
+    const held = heldKeys(parts);
+    const lacking = (this._view?.report.parts_cut ?? []).find(c => !c.log && !(c.key in held));
     if (!lacking || this._completing) {
       return;
     }
@@ -135,8 +134,12 @@ function samePayload(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** How many parts an output holds beside its report (PARTS_MIME_TYPE). */
+/** The keys of the parts an output holds beside its report (PARTS_MIME_TYPE: `{keys: {key: blob index}, blobs}`). */
+function heldKeys(parts: unknown): Record<string, number> {
+  return (parts as { keys?: Record<string, number> } | undefined)?.keys ?? {};
+}
+
+/** How many parts an output holds beside its report. */
 function heldCount(parts: unknown): number {
-  const keys = (parts as { keys?: Record<string, number> } | undefined)?.keys;
-  return keys ? Object.keys(keys).length : 0;
+  return Object.keys(heldKeys(parts)).length;
 }

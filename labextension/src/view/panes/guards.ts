@@ -34,6 +34,9 @@ import { partControl } from './partControl';
 /** Guard rows drawn at first (and per 'show more'): a model with thousands of parameters has tens of thousands. */
 const GUARD_PAGE = 300;
 
+/** What a tensor's folded 'not marked' checks say, on hover. */
+const MARK_TITLE = 'The tensor carries no mark of torch._dynamo.mark_dynamic, mark_unbacked, mark_static, ...';
+
 /**
  * The guards pane.
  */
@@ -220,7 +223,7 @@ export class GuardsPane extends Pane {
       { class: 'jp-DynamoExplorer-markChecks jp-DynamoExplorer-markRows' },
       h('summary', {
         text: `DIMENSION_DYNAMIC_MARKING_GUARD: not marked ${marks.join(', ')} (${rows.length} hasattr checks)`,
-        title: 'The tensor carries no mark of torch._dynamo.mark_dynamic, mark_unbacked, mark_static, ...'
+        title: MARK_TITLE
       }),
       ...rows.map(g => this._guardRow(frame, g))
     );
@@ -237,7 +240,7 @@ export class GuardsPane extends Pane {
           { class: 'jp-DynamoExplorer-markChecks' },
           h('summary', {
             text: `not marked ${marks.join(', ')} (${markChecks.length} hasattr checks)`,
-            title: 'The tensor carries no mark of torch._dynamo.mark_dynamic, mark_unbacked, mark_static, ...'
+            title: MARK_TITLE
           }),
           ...markChecks.map(c => h('code', { text: c }))
         )
