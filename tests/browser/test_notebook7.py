@@ -38,7 +38,12 @@ def nb7_page(browser):
 def test_notebook7_runs_a_dynamo_cell_and_draws_every_pane(notebook7, nb7_page):
     page = nb7_page
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    labserver.write_notebook(notebook7.root / "toy7.ipynb", ["%load_ext kernel_ext", TOY_EXAMPLE_CELL])
+    # the report holds 2 guards, the output none of its parts when first shown: Notebook 7 completes it once drawn
+    setup = (
+        "%load_ext kernel_ext\nfrom compiler.collectors.guards import guards\nfrom kernel_ext import parts\n"
+        "guards.MAX_GUARDS_PER_FRAME = 2\nparts.OUTPUT_PARTS_BYTES = 0"
+    )
+    labserver.write_notebook(notebook7.root / "toy7.ipynb", [setup, TOY_EXAMPLE_CELL])
     labserver.open_notebook(page, notebook7, "toy7.ipynb")
     assert "/notebooks/toy7.ipynb" in page.url
     # Notebook 7's own shell, not JupyterLab's
@@ -53,6 +58,12 @@ def test_notebook7_runs_a_dynamo_cell_and_draws_every_pane(notebook7, nb7_page):
 
     for name in PANES:
         assert root.locator(f'[data-pane="{name}"]').count() == 1, name
+    # [Note: an output completed once drawn]: the kernel writes the parts into the output; the same view stays
+    report = page.evaluate(labserver.REPORT_JS)
+    lacking = sum(1 for c in report["parts_cut"] if not c.get("log"))
+    assert lacking > 0
+    page.wait_for_function("([r, n]) => r.dataset.partsHeld === String(n)", arg=[root.element_handle(), lacking], timeout=30_000)
+    assert root.count() == 1 and root.get_attribute("data-status") == "ready"
 
     # The bytecode's argument column: every argument that has text is drawn with a real width, inside its pane.
     for kind in ("original-bytecode", "modified-bytecode"):
