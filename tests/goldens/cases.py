@@ -345,8 +345,16 @@ def skeleton(report: dict[str, Any]) -> dict[str, Any]:
                     [b["gb_id"], b["gb_type"], None if str(b.get("filename")).startswith(("SITE/", "STDLIB/")) else b["line"]]
                     for b in f["graph_breaks"]
                 ],
-                # a frame of torch's own code (strict export's wrapper) guards torch's internals, release by release
-                "guards": sorted({f"{g['type']} {g['source']}" for g in f["guards"] if g["source"].startswith(("L[", "G["))})
+                # a frame of torch's own code (strict export's wrapper) guards torch's internals, release by release;
+                # where a check that two inputs are (not) the same object sits moves too (torch 2.13: a root
+                # LAMBDA_GUARD; 2.15: an OBJECT_ALIASING leaf under one of them)
+                "guards": sorted(
+                    {
+                        f"{g['type']} {g['source']}"
+                        for g in f["guards"]
+                        if g["source"].startswith(("L[", "G[")) and not g["type"].endswith("_ALIASING")
+                    }
+                )
                 if not f["code"]["filename"].startswith("SITE/")
                 else [],
                 "recompiles": [r["failed_compile_id"] for r in f["recompile_reasons"]],
