@@ -207,13 +207,15 @@ CUT_CAPS = (
 )
 
 
-# the first explorer drawn ready in the page: the one still shown once the kernel completed its output (not drawn again)
+# the first explorer our renderer drew ready in the page: the one still shown once the kernel completed its output (not
+# drawn again); the progress line's widget (data-host) may draw the report too before the output becomes the report
 FIRST_READY = """(() => {
     window.__firstReady = null;
     new MutationObserver(changes => {
         for (const c of changes) {
             const el = c.target;
-            if (!window.__firstReady && el.classList && el.classList.contains('jp-DynamoExplorer') && el.dataset.status === 'ready') {
+            if (!window.__firstReady && el.classList && el.classList.contains('jp-DynamoExplorer') && !el.dataset.host
+                && el.dataset.status === 'ready') {
                 window.__firstReady = el;
             }
         }
