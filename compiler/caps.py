@@ -12,7 +12,7 @@ whole: links, timings, the decompiler); a report read from a trace is not capped
 
 from __future__ import annotations
 
-from .collectors.base import CaptureContext
+from .collectors.base import CaptureContext, line_cut
 from .model import CompileReport
 
 __all__ = ["MAX_CODE_CHARS", "MAX_INSTRUCTIONS", "cap"]
@@ -39,8 +39,7 @@ def cap(ctx: CaptureContext, report: CompileReport) -> None:
                 setattr(frame, part, rows[:MAX_INSTRUCTIONS])
     for graph in report.graphs:
         if graph.compile_id is not None and len(graph.code) > MAX_CODE_CHARS:  # an exported program's is held whole
-            cut = graph.code.rfind("\n", 0, MAX_CODE_CHARS)
-            cut = cut if cut > 0 else MAX_CODE_CHARS  # one line longer than the cap: cut inside it
+            cut = line_cut(graph.code, MAX_CODE_CHARS)
             report.diagnose(
                 "truncated",
                 f"[{graph.compile_id}] graph {graph.id} ({graph.kind}): kept {cut:,} of {len(graph.code):,} characters "

@@ -48,7 +48,14 @@ from ..options import RunOptions
 if TYPE_CHECKING:
     from ..cell import CellProgram  # a live run's (it imports torch; reading a trace does not)
 
-__all__ = ["HOOKS", "CaptureContext", "CodeRecord", "Collector", "FullgraphCapture", "gc_paused"]
+__all__ = ["HOOKS", "CaptureContext", "CodeRecord", "Collector", "FullgraphCapture", "gc_paused", "line_cut"]
+
+
+def line_cut(text: str, cap: int) -> int:
+    """Where a report cuts ``text`` to hold at most ``cap`` characters of it (a guard tree, a graph's code): at the end of
+    its last whole line, or inside the first line when that one is longer than ``cap``."""
+    cut = text.rfind("\n", 0, cap)
+    return cut if cut > 0 else cap
 
 
 @contextlib.contextmanager

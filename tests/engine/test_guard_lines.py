@@ -130,3 +130,14 @@ def test_a_guard_tree_is_read_a_line_at_a_time_as_str_would_give_it(monkeypatch:
         else:
             assert whole == want
     torch._dynamo.reset()
+
+
+def test_a_report_cuts_a_tree_or_code_at_a_lines_end_or_inside_a_first_line_longer_than_its_cap() -> None:
+    """``line_cut``: the guards collector's tree and caps.py's graph code are cut the same way."""
+    from compiler.collectors.base import line_cut
+
+    text = "+- A: x\n+- B: y\n+- C: z"
+    assert text[: line_cut(text, 12)] == "+- A: x"
+    assert text[: line_cut(text, 16)] == "+- A: x\n+- B: y"
+    assert line_cut("x" * 50, 10) == 10  # no line's end within the cap: cut inside the first line, never before it
+    assert line_cut("\n" + "x" * 50, 10) == 10

@@ -21,7 +21,7 @@ from typing import Any
 
 from ...encoding import Encoded, TextWriter
 from ...model import CompileReport, Guard
-from ..base import CaptureContext, Collector, gc_paused
+from ..base import CaptureContext, Collector, gc_paused, line_cut
 
 # A frame over a 10,000-node model guards every parameter: 54,000 guards and a 21 MB tree. Past these
 # caps the report keeps the first ones (tree order) and says so; TORCH_LOGS=guards prints all of them.
@@ -303,7 +303,7 @@ class GuardsCollector(Collector):
                 ctx.keep_part(report, "guards", frame.compile_id, MAX_GUARDS_PER_FRAME, rows)
                 rows = rows[:MAX_GUARDS_PER_FRAME]
             if tree and chars > MAX_TREE_CHARS:
-                cut = tree.rfind("\n", 0, MAX_TREE_CHARS)
+                cut = line_cut(tree, MAX_TREE_CHARS)
                 report.diagnose(
                     "truncated",
                     f"[{frame.compile_id}] {frame.code.name}: guard tree cut at {cut} of {chars} characters; "
